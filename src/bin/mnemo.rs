@@ -1,0 +1,2 @@
+//! The `mnemo` command-line tool (placeholder replaced in this change).
+fn main() {}

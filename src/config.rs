@@ -1,0 +1,231 @@
+//! Configuration: the spec's `memory:` keys, as JSON (JS) or YAML (CLI).
+//!
+//! The shape is `{memory: {memory_enabled, user_profile_enabled,
+//! memory_char_limit, user_char_limit, write_approval, recall: {enabled,
+//! memory_char_limit, user_char_limit, top_k, max_chars, hops}}}`. Every key
+//! is optional; unknown keys are an error that names them.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::store::Target;
+
+/// The whole configuration object passed to `open`.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    /// The `memory:` section.
+    pub memory: MemoryConfig,
+}
+
+/// The `memory:` section of the configuration.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct MemoryConfig {
+    /// Whether `MEMORY.md` is rendered and writable.
+    pub memory_enabled: bool,
+    /// Whether `USER.md` is rendered and writable.
+    pub user_profile_enabled: bool,
+    /// Verbatim budget of `MEMORY.md` in chars (the whole store is in the
+    /// prompt while it fits).
+    pub memory_char_limit: usize,
+    /// Verbatim budget of `USER.md` in chars.
+    pub user_char_limit: usize,
+    /// Stage writes for approval instead of applying them (reserved for the
+    /// approval feature; must be `false` until it lands).
+    pub write_approval: bool,
+    /// Note search settings.
+    pub recall: RecallConfig,
+}
+
+/// The `memory.recall:` section.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct RecallConfig {
+    /// `false` restores the classic behaviour: the storage limit equals the
+    /// verbatim budget.
+    pub enabled: bool,
+    /// Storage limit of `MEMORY.md` in chars while recall is on.
+    pub memory_char_limit: usize,
+    /// Storage limit of `USER.md` in chars while recall is on.
+    pub user_char_limit: usize,
+    /// Notes attached per turn.
+    pub top_k: usize,
+    /// Cap on the attached `<memory-context>` block, in chars.
+    pub max_chars: usize,
+    /// Steps followed along `[[wikilinks]]`.
+    pub hops: usize,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        MemoryConfig {
+            memory_enabled: true,
+            user_profile_enabled: true,
+            memory_char_limit: 2_200,
+            user_char_limit: 1_375,
+            write_approval: false,
+            recall: RecallConfig::default(),
+        }
+    }
+}
+
+impl Default for RecallConfig {
+    fn default() -> Self {
+        RecallConfig {
+            enabled: true,
+            memory_char_limit: 120_000,
+            user_char_limit: 24_000,
+            top_k: 6,
+            max_chars: 2_000,
+            hops: 1,
+        }
+    }
+}
+
+/// Largest limit accepted for any store, in chars (a sanity bound: larger
+/// stores belong in session search, not in a prompt-adjacent file).
+pub const MAX_LIMIT: usize = 10_000_000;
+
+impl Config {
+    /// Parses a JSON configuration object and validates it.
+    pub fn from_json(value: &serde_json::Value) -> Result<Config> {
+        let config: Config = serde_json::from_value(value.clone())
+            .map_err(|e| Error::new(ErrorKind::InvalidConfig, format!("invalid config: {e}")))?;
+        config.validate()?;
+        Ok(config)
+    }
+
+    /// Parses a JSON configuration text and validates it.
+    pub fn from_json_str(text: &str) -> Result<Config> {
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| Error::new(ErrorKind::InvalidConfig, format!("invalid config: {e}")))?;
+        Config::from_json(&value)
+    }
+
+    /// Checks that the limits make sense together.
+    pub fn validate(&self) -> Result<()> {
+        let m = &self.memory;
+        let bad = |msg: String| Err(Error::new(ErrorKind::InvalidConfig, msg));
+        for (key, value) in [
+            ("memory.memory_char_limit", m.memory_char_limit),
+            ("memory.user_char_limit", m.user_char_limit),
+            (
+                "memory.recall.memory_char_limit",
+                m.recall.memory_char_limit,
+            ),
+            ("memory.recall.user_char_limit", m.recall.user_char_limit),
+            ("memory.recall.max_chars", m.recall.max_chars),
+            ("memory.recall.top_k", m.recall.top_k),
+        ] {
+            if value == 0 {
+                return bad(format!("{key} must be at least 1"));
+            }
+            if value > MAX_LIMIT {
+                return bad(format!("{key} must be at most {MAX_LIMIT}"));
+            }
+        }
+        if m.recall.hops > 8 {
+            return bad("memory.recall.hops must be at most 8".into());
+        }
+        if m.recall.enabled {
+            if m.recall.memory_char_limit < m.memory_char_limit {
+                return bad(format!(
+                    "memory.recall.memory_char_limit ({}) must not be below memory.memory_char_limit ({})",
+                    m.recall.memory_char_limit, m.memory_char_limit
+                ));
+            }
+            if m.recall.user_char_limit < m.user_char_limit {
+                return bad(format!(
+                    "memory.recall.user_char_limit ({}) must not be below memory.user_char_limit ({})",
+                    m.recall.user_char_limit, m.user_char_limit
+                ));
+            }
+        }
+        if m.write_approval {
+            return bad(
+                "memory.write_approval: true is not supported by this version of mnemo yet; \
+                 writes would be applied without approval, so it is refused"
+                    .into(),
+            );
+        }
+        Ok(())
+    }
+
+    /// Whether `target` is switched on.
+    pub fn enabled(&self, target: Target) -> bool {
+        match target {
+            Target::Memory => self.memory.memory_enabled,
+            Target::User => self.memory.user_profile_enabled,
+        }
+    }
+
+    /// The verbatim budget of `target`: while the store fits it, the whole
+    /// store is in the system prompt.
+    pub fn verbatim_budget(&self, target: Target) -> usize {
+        match target {
+            Target::Memory => self.memory.memory_char_limit,
+            Target::User => self.memory.user_char_limit,
+        }
+    }
+
+    /// The storage limit in force for `target`: every write is judged
+    /// against it.
+    pub fn storage_limit(&self, target: Target) -> usize {
+        if !self.memory.recall.enabled {
+            return self.verbatim_budget(target);
+        }
+        match target {
+            Target::Memory => self.memory.recall.memory_char_limit,
+            Target::User => self.memory.recall.user_char_limit,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn defaults_match_the_spec() {
+        let c = Config::default();
+        assert_eq!(c.storage_limit(Target::Memory), 120_000);
+        assert_eq!(c.storage_limit(Target::User), 24_000);
+        assert_eq!(c.verbatim_budget(Target::Memory), 2_200);
+        assert_eq!(c.verbatim_budget(Target::User), 1_375);
+        assert_eq!(c.memory.recall.top_k, 6);
+        assert_eq!(c.memory.recall.max_chars, 2_000);
+        assert_eq!(c.memory.recall.hops, 1);
+    }
+
+    #[test]
+    fn recall_off_makes_the_budget_the_limit() {
+        let c = Config::from_json(&json!({"memory": {"recall": {"enabled": false}}})).unwrap();
+        assert_eq!(c.storage_limit(Target::Memory), 2_200);
+        assert_eq!(c.storage_limit(Target::User), 1_375);
+    }
+
+    #[test]
+    fn unknown_keys_are_named() {
+        let e = Config::from_json(&json!({"memory": {"memroy_char_limit": 5}})).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidConfig);
+        assert!(e.message().contains("memroy_char_limit"), "{e}");
+        let e = Config::from_json(&json!({"memory": {"recall": {"topk": 5}}})).unwrap_err();
+        assert!(e.message().contains("topk"), "{e}");
+    }
+
+    #[test]
+    fn nonsense_limits_are_refused() {
+        for bad in [
+            json!({"memory": {"memory_char_limit": 0}}),
+            json!({"memory": {"memory_char_limit": "big"}}),
+            json!({"memory": {"recall": {"memory_char_limit": 100}}}),
+            json!({"memory": {"write_approval": true}}),
+            json!([1, 2]),
+        ] {
+            let e = Config::from_json(&bad).unwrap_err();
+            assert_eq!(e.kind(), ErrorKind::InvalidConfig, "{bad}");
+        }
+    }
+}

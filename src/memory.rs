@@ -1,0 +1,444 @@
+//! The [`Memory`] driver: one agent memory over a [`Storage`].
+//!
+//! It owns the live stores, the frozen system-prompt snapshot and the
+//! per-turn retry counter, and it is the only place that turns core
+//! decisions into storage commits. Every write takes the storage's lock,
+//! re-reads the stores (another process or tab may have written), applies
+//! the change to copies, commits, and only then updates the live state: a
+//! failed commit changes nothing.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::config::Config;
+use crate::error::{Error, ErrorKind, Result};
+use crate::prompt;
+use crate::storage::{Change, Storage};
+use crate::store::{usage_long, FileState, Store, Target};
+use crate::tool::{self, Rejected, ToolCall, ToolResult, MAX_FAILED_WRITES};
+
+/// An open agent memory. See the module docs.
+#[derive(Debug)]
+pub struct Memory<S: Storage> {
+    storage: S,
+    config: Config,
+    stores: [Store; 2],
+    raw: [Option<Vec<u8>>; 2],
+    frozen: String,
+    failed_writes: u32,
+}
+
+/// What `status()` reports.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Status {
+    /// The storage backend: `memory`, `fs`, `host`.
+    pub storage: String,
+    /// `MEMORY.md`.
+    pub memory: StoreStatus,
+    /// `USER.md`.
+    pub user: StoreStatus,
+}
+
+/// The status of one store.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct StoreStatus {
+    /// Whether the store is switched on.
+    pub enabled: bool,
+    /// Number of entries.
+    pub entries: usize,
+    /// Size of the store text in chars.
+    pub chars: usize,
+    /// While `chars` fits this, the whole store is in the system prompt.
+    pub verbatim_budget: usize,
+    /// Writes are refused beyond this.
+    pub storage_limit: usize,
+    /// `"in prompt"` (verbatim) or `"searched"` (above the budget).
+    pub mode: &'static str,
+    /// Usage against the storage limit, as tool results report it.
+    pub usage: String,
+    /// Why the store's file refuses writes, when it does.
+    pub damaged: Option<String>,
+}
+
+/// The Markdown files of a memory, by file name (`MEMORY.md`, `USER.md`).
+pub type Files = BTreeMap<String, String>;
+
+impl<S: Storage> Memory<S> {
+    /// Opens the memory kept in `storage`: finishes an interrupted commit,
+    /// reads both stores, backs up a damaged file, and freezes the system
+    /// prompt for the first session.
+    pub async fn open(storage: S, config: Config) -> Result<Memory<S>> {
+        config.validate()?;
+        let mut memory = Memory {
+            storage,
+            config,
+            stores: Default::default(),
+            raw: [None, None],
+            frozen: String::new(),
+            failed_writes: 0,
+        };
+        memory.storage.lock().await?;
+        let loaded = async {
+            memory.storage.recover().await?;
+            memory.refresh_unlocked().await
+        }
+        .await;
+        let unlocked = memory.storage.unlock().await;
+        loaded?;
+        unlocked?;
+        memory.freeze();
+        Ok(memory)
+    }
+
+    /// The storage backend.
+    pub fn storage(&self) -> &S {
+        &self.storage
+    }
+
+    /// The configuration in force.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The live store of `target` (as of the last read or write).
+    pub fn store(&self, target: Target) -> &Store {
+        &self.stores[target.index()]
+    }
+
+    /// The frozen memory block of the system prompt: captured when the
+    /// session started, unchanged by writes until [`start_session`].
+    ///
+    /// [`start_session`]: Memory::start_session
+    pub fn system_prompt(&self) -> &str {
+        &self.frozen
+    }
+
+    /// Starts a new session: re-reads the stores and freezes a new system
+    /// prompt, which it returns. Also ends the current turn.
+    pub async fn start_session(&mut self) -> Result<&str> {
+        self.refresh().await?;
+        self.freeze();
+        self.end_turn();
+        Ok(&self.frozen)
+    }
+
+    /// Ends the current turn: the retry counter starts again.
+    pub fn end_turn(&mut self) {
+        self.failed_writes = 0;
+    }
+
+    /// Runs one memory tool call exactly as an LLM emitted it. Never fails:
+    /// every problem is a result with `success: false` and a code.
+    pub async fn tool(&mut self, args: &Value) -> ToolResult {
+        let outcome = match ToolCall::parse(args) {
+            Ok(call) => self.write(&call).await,
+            Err(e) => Err(Rejected::from(e)),
+        };
+        match outcome {
+            Ok((applied, target)) => {
+                self.failed_writes = 0;
+                let store = &self.stores[target.index()];
+                ToolResult::ok(
+                    applied.message,
+                    Some(target),
+                    Some(store),
+                    self.config.storage_limit(target),
+                )
+            }
+            Err(rejected) => {
+                self.failed_writes = self.failed_writes.saturating_add(1);
+                if self.failed_writes > MAX_FAILED_WRITES {
+                    return ToolResult::stop_retrying(&rejected.error);
+                }
+                let target = rejected.target;
+                let store = target.map(|t| &self.stores[t.index()]);
+                let limit = target.map_or(0, |t| self.config.storage_limit(t));
+                ToolResult::failed(rejected, store, limit)
+            }
+        }
+    }
+
+    async fn write(&mut self, call: &ToolCall) -> Result<(tool::Applied, Target), Rejected> {
+        let target = call
+            .operations
+            .first()
+            .map_or(Target::Memory, |op| op.target);
+        self.storage.lock().await?;
+        let result = self.write_locked(call).await;
+        let unlocked = self.storage.unlock().await;
+        let applied = result?;
+        unlocked?;
+        Ok((applied, target))
+    }
+
+    async fn write_locked(&mut self, call: &ToolCall) -> Result<tool::Applied, Rejected> {
+        self.refresh_unlocked().await?;
+        let mut work = self.stores.clone();
+        let applied = tool::apply(&mut work, call, &self.config)?;
+        self.commit(work, &applied.changed, false).await?;
+        Ok(applied)
+    }
+
+    /// Persists `work` for the `changed` targets, then makes it live.
+    /// Non-canonical files are backed up before their first rewrite; with
+    /// `backup_all`, every non-empty file that changes is backed up.
+    async fn commit(
+        &mut self,
+        work: [Store; 2],
+        changed: &[Target],
+        backup_all: bool,
+    ) -> Result<()> {
+        if changed.is_empty() {
+            return Ok(());
+        }
+        let names = self.storage.list().await?;
+        let now = self.storage.now_ms();
+        let mut changes = Vec::new();
+        let mut new_raw = self.raw.clone();
+        for &target in changed {
+            let i = target.index();
+            let text = work[i].serialize().into_bytes();
+            let old = &self.raw[i];
+            let differs = old.as_deref() != Some(text.as_slice());
+            let needs_backup = matches!(self.stores[i].state(), FileState::NonCanonical)
+                || (backup_all && differs);
+            if let (true, Some(old)) = (needs_backup, old) {
+                if !old.is_empty() {
+                    changes.push(Change::Write {
+                        name: backup_name(target, now, &names),
+                        data: old.clone(),
+                    });
+                }
+            }
+            if differs {
+                changes.push(Change::Write {
+                    name: target.file_name().to_string(),
+                    data: text.clone(),
+                });
+            }
+            new_raw[i] = Some(text);
+        }
+        self.storage.commit(&changes).await?;
+        self.stores = work;
+        for &target in changed {
+            self.stores[target.index()].mark_canonical();
+        }
+        self.raw = new_raw;
+        Ok(())
+    }
+
+    /// Re-reads both stores from storage under the lock, picking up writes
+    /// made by other processes or tabs. The frozen prompt is not touched.
+    pub async fn refresh(&mut self) -> Result<()> {
+        self.storage.lock().await?;
+        let result = self.refresh_unlocked().await;
+        let unlocked = self.storage.unlock().await;
+        result?;
+        unlocked
+    }
+
+    async fn refresh_unlocked(&mut self) -> Result<()> {
+        for target in Target::ALL {
+            let i = target.index();
+            let bytes = self.storage.read(target.file_name()).await?;
+            if bytes == self.raw[i] && self.raw[i].is_some() {
+                continue;
+            }
+            let store = Store::from_bytes(bytes.as_deref(), self.config.storage_limit(target));
+            if let (FileState::Damaged(_), Some(bytes)) = (store.state(), &bytes) {
+                self.back_up_once(target, bytes).await?;
+            }
+            self.stores[i] = store;
+            self.raw[i] = bytes;
+        }
+        Ok(())
+    }
+
+    /// Writes a backup of a damaged file unless an identical one exists.
+    async fn back_up_once(&self, target: Target, bytes: &[u8]) -> Result<()> {
+        let names = self.storage.list().await?;
+        let prefix = format!("{}.bak.", target.file_name());
+        for name in names.iter().filter(|n| n.starts_with(&prefix)) {
+            if self.storage.read(name).await?.as_deref() == Some(bytes) {
+                return Ok(());
+            }
+        }
+        let name = backup_name(target, self.storage.now_ms(), &names);
+        self.storage.write(&name, bytes).await
+    }
+
+    fn freeze(&mut self) {
+        self.frozen = prompt::render(&self.stores, &self.config);
+    }
+
+    /// Sizes, limits and modes of both stores (live state).
+    pub fn status(&self) -> Status {
+        let store_status = |target: Target| {
+            let store = &self.stores[target.index()];
+            StoreStatus {
+                enabled: self.config.enabled(target),
+                entries: store.entries().len(),
+                chars: store.chars(),
+                verbatim_budget: self.config.verbatim_budget(target),
+                storage_limit: self.config.storage_limit(target),
+                mode: if prompt::fits_verbatim(store, target, &self.config) {
+                    "in prompt"
+                } else {
+                    "searched"
+                },
+                usage: usage_long(store.chars(), self.config.storage_limit(target)),
+                damaged: match store.state() {
+                    FileState::Damaged(why) => Some(why.clone()),
+                    _ => None,
+                },
+            }
+        };
+        Status {
+            storage: self.storage.kind().to_string(),
+            memory: store_status(Target::Memory),
+            user: store_status(Target::User),
+        }
+    }
+
+    /// Both stores as canonical Markdown, by file name. The files read back
+    /// into the same entries with the CLI and any tool of the spec's format.
+    pub fn export_markdown(&self) -> Files {
+        Target::ALL
+            .iter()
+            .map(|&t| {
+                (
+                    t.file_name().to_string(),
+                    self.stores[t.index()].serialize(),
+                )
+            })
+            .collect()
+    }
+
+    /// Replaces the named stores with `files` (`MEMORY.md`, `USER.md`), all
+    /// or nothing. BOM, CRLF and blank entries are accepted and normalised.
+    /// The previous text of every replaced, non-empty file is backed up.
+    pub async fn import_markdown(&mut self, files: &Files) -> Result<()> {
+        if files.is_empty() {
+            return Err(Error::new(
+                ErrorKind::Empty,
+                "no files to import; expected {\"MEMORY.md\": text, \"USER.md\": text}",
+            ));
+        }
+        let mut parsed = Vec::new();
+        for (name, text) in files {
+            let target = Target::from_file_name(name).ok_or_else(|| {
+                Error::input(format!(
+                    "cannot import {name:?}; expected MEMORY.md and/or USER.md"
+                ))
+            })?;
+            if !self.config.enabled(target) {
+                return Err(Error::new(
+                    ErrorKind::StoreDisabled,
+                    format!(
+                        "{} is switched off; {name} cannot be imported",
+                        target.title()
+                    ),
+                ));
+            }
+            let limit = self.config.storage_limit(target);
+            let store = Store::from_bytes(Some(text.as_bytes()), limit);
+            if let FileState::Damaged(why) = store.state() {
+                let kind = if store.chars() > limit {
+                    ErrorKind::StoreFull
+                } else {
+                    ErrorKind::InvalidText
+                };
+                return Err(Error::new(kind, format!("cannot import {name}: {why}")));
+            }
+            parsed.push((target, store));
+        }
+        self.storage.lock().await?;
+        let result = async {
+            self.refresh_unlocked().await?;
+            let mut work = self.stores.clone();
+            let mut changed = Vec::new();
+            for (target, store) in parsed {
+                work[target.index()] = Store::new(store.entries().to_vec());
+                changed.push(target);
+            }
+            self.commit(work, &changed, true).await
+        }
+        .await;
+        let unlocked = self.storage.unlock().await;
+        result?;
+        unlocked
+    }
+}
+
+/// `MEMORY.md.bak.20261129T192706Z`, made unique among `existing`.
+fn backup_name(target: Target, now_ms: u64, existing: &[String]) -> String {
+    let base = format!("{}.bak.{}", target.file_name(), utc_stamp(now_ms));
+    if !existing.contains(&base) {
+        return base;
+    }
+    (2..)
+        .map(|n| format!("{base}-{n}"))
+        .find(|name| !existing.contains(name))
+        .unwrap_or(base)
+}
+
+/// `YYYYMMDDTHHMMSSZ` for a Unix time in milliseconds.
+pub fn utc_stamp(now_ms: u64) -> String {
+    let secs = now_ms / 1000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil_from_days(days as i64);
+    format!(
+        "{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z",
+        rem / 3600,
+        (rem % 3600) / 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
+/// algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+impl From<Error> for Rejected {
+    fn from(error: Error) -> Self {
+        Rejected {
+            error,
+            target: None,
+            current_entries: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_stamps_are_correct() {
+        assert_eq!(utc_stamp(0), "19700101T000000Z");
+        // 2026-11-29 19:27:06 UTC
+        assert_eq!(utc_stamp(1_795_980_426_000), "20261129T192706Z");
+        assert_eq!(utc_stamp(951_782_400_000), "20000229T000000Z");
+    }
+
+    #[test]
+    fn backup_names_are_unique() {
+        let first = backup_name(Target::User, 0, &[]);
+        assert_eq!(first, "USER.md.bak.19700101T000000Z");
+        let second = backup_name(Target::User, 0, &[first.clone()]);
+        assert_eq!(second, "USER.md.bak.19700101T000000Z-2");
+    }
+}

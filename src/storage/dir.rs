@@ -1,0 +1,269 @@
+//! A directory on the local file system, in the CLI's format: `MEMORY.md`
+//! and `USER.md` side by side. Each blob is written atomically (temp file,
+//! fsync, rename, fsync of the directory) and writers exclude each other
+//! with a lock file that the npm package's Node adapter honours too.
+
+use std::cell::Cell;
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind as IoKind, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use super::Storage;
+use crate::error::{Error, ErrorKind, Result};
+
+/// Name of the lock file inside the directory. Its content is the holder's
+/// process id; a lock whose process is gone, or older than
+/// [`STALE_AFTER`], is broken.
+pub const LOCK_FILE: &str = ".mnemo.lock";
+
+/// A lock older than this is considered abandoned.
+pub const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// How long a writer waits for the lock before giving up with `locked`.
+pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A memories directory.
+#[derive(Debug)]
+pub struct DirStorage {
+    dir: PathBuf,
+    held: Cell<u32>,
+}
+
+impl DirStorage {
+    /// Storage over `dir`, created (with parents) if missing.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<DirStorage> {
+        let dir = dir.into();
+        fs::create_dir_all(&dir).map_err(|e| io_error("create the directory", &dir, e))?;
+        Ok(DirStorage {
+            dir,
+            held: Cell::new(0),
+        })
+    }
+
+    /// The directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn path(&self, name: &str) -> Result<PathBuf> {
+        if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\', '\0']) {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                format!("invalid blob name {name:?}"),
+            ));
+        }
+        Ok(self.dir.join(name))
+    }
+
+    fn try_lock(&self) -> Result<bool> {
+        let path = self.dir.join(LOCK_FILE);
+        match OpenOptions::new().write(true).create_new(true).open(&path) {
+            Ok(mut file) => {
+                let _ = write!(file, "{}", std::process::id());
+                let _ = file.sync_all();
+                Ok(true)
+            }
+            Err(e) if e.kind() == IoKind::AlreadyExists => {
+                if lock_is_stale(&path) {
+                    // Move the stale lock aside rather than deleting it, so
+                    // two breakers cannot both delete a fresh lock.
+                    let aside = self
+                        .dir
+                        .join(format!("{LOCK_FILE}.stale.{}", std::process::id()));
+                    if fs::rename(&path, &aside).is_ok() {
+                        let _ = fs::remove_file(&aside);
+                    }
+                }
+                Ok(false)
+            }
+            Err(e) => Err(io_error("create the lock file", &path, e)),
+        }
+    }
+}
+
+fn lock_is_stale(path: &Path) -> bool {
+    let old = fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| SystemTime::now().duration_since(t).ok())
+        .is_some_and(|age| age > STALE_AFTER);
+    if old {
+        return true;
+    }
+    let pid = fs::read_to_string(path)
+        .ok()
+        .and_then(|s| s.trim().parse::<u32>().ok());
+    match pid {
+        // /proc tells whether the holder still runs (Linux); elsewhere only
+        // age breaks a lock.
+        Some(pid) if Path::new("/proc/self").exists() => {
+            !Path::new(&format!("/proc/{pid}")).exists()
+        }
+        _ => false,
+    }
+}
+
+fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
+    Error::storage(format!("could not {what} {}: {e}", path.display()))
+}
+
+impl Storage for DirStorage {
+    fn kind(&self) -> &str {
+        "fs"
+    }
+
+    async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
+        let path = self.path(name)?;
+        match fs::read(&path) {
+            Ok(bytes) => Ok(Some(bytes)),
+            Err(e) if e.kind() == IoKind::NotFound => Ok(None),
+            Err(e) => Err(io_error("read", &path, e)),
+        }
+    }
+
+    async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
+        let path = self.path(name)?;
+        let tmp = self.dir.join(format!(".{name}.tmp.{}", std::process::id()));
+        let result = (|| -> std::io::Result<()> {
+            let mut file = File::create(&tmp)?;
+            file.write_all(data)?;
+            file.sync_all()?;
+            drop(file);
+            fs::rename(&tmp, &path)?;
+            // Make the rename itself durable.
+            if let Ok(dir) = File::open(&self.dir) {
+                let _ = dir.sync_all();
+            }
+            Ok(())
+        })();
+        result.map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            io_error("write", &path, e)
+        })
+    }
+
+    async fn delete(&self, name: &str) -> Result<()> {
+        let path = self.path(name)?;
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(()),
+            Err(e) if e.kind() == IoKind::NotFound => Ok(()),
+            Err(e) => Err(io_error("delete", &path, e)),
+        }
+    }
+
+    async fn list(&self) -> Result<Vec<String>> {
+        let mut names = Vec::new();
+        let entries = fs::read_dir(&self.dir).map_err(|e| io_error("list", &self.dir, e))?;
+        for entry in entries {
+            let entry = entry.map_err(|e| io_error("list", &self.dir, e))?;
+            if let Some(name) = entry.file_name().to_str() {
+                if !name.starts_with('.') && entry.file_type().is_ok_and(|t| t.is_file()) {
+                    names.push(name.to_string());
+                }
+            }
+        }
+        names.sort();
+        Ok(names)
+    }
+
+    async fn lock(&self) -> Result<()> {
+        if self.held.get() > 0 {
+            self.held.set(self.held.get() + 1);
+            return Ok(());
+        }
+        let start = Instant::now();
+        let mut wait = Duration::from_millis(2);
+        loop {
+            if self.try_lock()? {
+                self.held.set(1);
+                return Ok(());
+            }
+            if start.elapsed() > LOCK_TIMEOUT {
+                return Err(Error::new(
+                    ErrorKind::Locked,
+                    format!(
+                        "another writer has held {} for over {} s; if no mnemo process is \
+                         running, delete that file",
+                        self.dir.join(LOCK_FILE).display(),
+                        LOCK_TIMEOUT.as_secs()
+                    ),
+                ));
+            }
+            std::thread::sleep(wait);
+            wait = (wait * 2).min(Duration::from_millis(50));
+        }
+    }
+
+    async fn unlock(&self) -> Result<()> {
+        match self.held.get() {
+            0 => Ok(()),
+            1 => {
+                self.held.set(0);
+                let path = self.dir.join(LOCK_FILE);
+                fs::remove_file(&path).map_err(|e| io_error("remove the lock file", &path, e))
+            }
+            n => {
+                self.held.set(n - 1);
+                Ok(())
+            }
+        }
+    }
+
+    fn now_ms(&self) -> u64 {
+        super::system_clock()
+    }
+}
+
+impl Drop for DirStorage {
+    fn drop(&mut self) {
+        if self.held.get() > 0 {
+            let _ = fs::remove_file(self.dir.join(LOCK_FILE));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writes_are_atomic_replacements_and_leave_no_temp_files() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path().join("m")).unwrap();
+        pollster::block_on(async {
+            assert_eq!(s.read("MEMORY.md").await.unwrap(), None);
+            s.write("MEMORY.md", b"one").await.unwrap();
+            s.write("MEMORY.md", b"two").await.unwrap();
+            assert_eq!(s.read("MEMORY.md").await.unwrap().unwrap(), b"two");
+            assert_eq!(s.list().await.unwrap(), ["MEMORY.md"]);
+            s.delete("MEMORY.md").await.unwrap();
+            s.delete("MEMORY.md").await.unwrap();
+            assert!(s.list().await.unwrap().is_empty());
+        });
+        let leftovers: Vec<_> = fs::read_dir(s.dir()).unwrap().collect();
+        assert!(leftovers.is_empty());
+    }
+
+    #[test]
+    fn a_stale_lock_of_a_dead_process_is_broken() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path()).unwrap();
+        // A pid above the kernel's pid_max never names a live process.
+        fs::write(tmp.path().join(LOCK_FILE), "4294967").unwrap();
+        pollster::block_on(async {
+            s.lock().await.unwrap();
+            s.unlock().await.unwrap();
+        });
+        assert!(!tmp.path().join(LOCK_FILE).exists());
+    }
+
+    #[test]
+    fn blob_names_cannot_escape_the_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path()).unwrap();
+        for bad in ["../x", ".hidden", "a/b", ""] {
+            assert!(pollster::block_on(s.read(bad)).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! In-memory storage: for tests, scratch memories and the `"memory"` option.
+
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use super::Storage;
+use crate::error::{Error, Result};
+
+/// Blobs kept in memory. Clones share the same blobs, so a test can open a
+/// second memory over the first one's data or inspect what was written.
+#[derive(Clone)]
+pub struct MemoryStorage {
+    blobs: Rc<RefCell<BTreeMap<String, Vec<u8>>>>,
+    fail_writes_after: Rc<Cell<Option<usize>>>,
+    clock: Rc<dyn Fn() -> u64>,
+}
+
+impl std::fmt::Debug for MemoryStorage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("MemoryStorage")
+            .field("blobs", &self.blobs.borrow().keys().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+impl Default for MemoryStorage {
+    fn default() -> Self {
+        MemoryStorage::with_clock(super::system_clock)
+    }
+}
+
+impl MemoryStorage {
+    /// An empty storage.
+    pub fn new() -> MemoryStorage {
+        MemoryStorage::default()
+    }
+
+    /// An empty storage whose [`Storage::now_ms`] is `clock` (wasm hosts
+    /// pass `Date.now`; tests pass a fixed time).
+    pub fn with_clock(clock: impl Fn() -> u64 + 'static) -> MemoryStorage {
+        MemoryStorage {
+            blobs: Rc::default(),
+            fail_writes_after: Rc::default(),
+            clock: Rc::new(clock),
+        }
+    }
+
+    /// A copy of every blob, by name.
+    pub fn snapshot(&self) -> BTreeMap<String, Vec<u8>> {
+        self.blobs.borrow().clone()
+    }
+
+    /// Makes every write after the next `n` fail, as a full disk would
+    /// (`None` lifts it). For testing the all-or-nothing promise.
+    pub fn fail_writes_after(&self, n: Option<usize>) {
+        self.fail_writes_after.set(n);
+    }
+
+    /// Puts a blob directly, bypassing everything (tests, fixtures).
+    pub fn put(&self, name: &str, data: impl Into<Vec<u8>>) {
+        self.blobs
+            .borrow_mut()
+            .insert(name.to_string(), data.into());
+    }
+}
+
+impl Storage for MemoryStorage {
+    fn kind(&self) -> &str {
+        "memory"
+    }
+
+    async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
+        Ok(self.blobs.borrow().get(name).cloned())
+    }
+
+    async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
+        if let Some(n) = self.fail_writes_after.get() {
+            if n == 0 {
+                return Err(Error::storage(format!(
+                    "could not write {name}: no space left (simulated)"
+                )));
+            }
+            self.fail_writes_after.set(Some(n - 1));
+        }
+        self.blobs
+            .borrow_mut()
+            .insert(name.to_string(), data.to_vec());
+        Ok(())
+    }
+
+    async fn delete(&self, name: &str) -> Result<()> {
+        self.blobs.borrow_mut().remove(name);
+        Ok(())
+    }
+
+    async fn list(&self) -> Result<Vec<String>> {
+        Ok(self.blobs.borrow().keys().cloned().collect())
+    }
+
+    fn now_ms(&self) -> u64 {
+        (self.clock)()
+    }
+}

@@ -1,0 +1,502 @@
+//! The two Markdown stores: `MEMORY.md` (agent notes) and `USER.md` (user
+//! profile).
+//!
+//! Grammar: entries joined by `"\n§\n"` (a line holding only `§`), no
+//! trailing newline. On read a BOM, CRLF line ends, a trailing newline and
+//! spaces around a separator line are accepted; entries are trimmed and
+//! empty ones dropped. A file that is already canonical is written back
+//! byte-for-byte; one that is not is backed up once before its first rewrite
+//! (see [`FileState`]). This module owns parsing, serialising, counting and
+//! the entry-level edits; it never does I/O.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// The separator between entries in a store file.
+pub const SEPARATOR: &str = "\n§\n";
+
+/// Which store a call is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Target {
+    /// `MEMORY.md`: the agent's own notes.
+    Memory,
+    /// `USER.md`: the user profile.
+    User,
+}
+
+impl Target {
+    /// Both targets, in prompt order.
+    pub const ALL: [Target; 2] = [Target::Memory, Target::User];
+
+    /// The tool-call name: `memory` or `user`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Target::Memory => "memory",
+            Target::User => "user",
+        }
+    }
+
+    /// The file name: `MEMORY.md` or `USER.md`.
+    pub fn file_name(self) -> &'static str {
+        match self {
+            Target::Memory => "MEMORY.md",
+            Target::User => "USER.md",
+        }
+    }
+
+    /// How messages name the store ("Memory", "User profile").
+    pub fn title(self) -> &'static str {
+        match self {
+            Target::Memory => "Memory",
+            Target::User => "User profile",
+        }
+    }
+
+    /// The tool-call name parsed back, if valid.
+    pub fn from_name(name: &str) -> Option<Target> {
+        match name {
+            "memory" => Some(Target::Memory),
+            "user" => Some(Target::User),
+            _ => None,
+        }
+    }
+
+    /// The file name parsed back, if valid.
+    pub fn from_file_name(name: &str) -> Option<Target> {
+        match name {
+            "MEMORY.md" => Some(Target::Memory),
+            "USER.md" => Some(Target::User),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn index(self) -> usize {
+        match self {
+            Target::Memory => 0,
+            Target::User => 1,
+        }
+    }
+}
+
+/// How the file a store was read from relates to its canonical form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FileState {
+    /// The file is exactly what mnemo would write (or does not exist).
+    Canonical,
+    /// The file parses safely but is not in canonical form (CRLF, BOM, a
+    /// trailing newline, blank entries, spaces around a separator): it is
+    /// backed up once before mnemo first rewrites it.
+    NonCanonical,
+    /// The file cannot be parsed safely; writes to it are refused until a
+    /// person fixes it. The string says why.
+    Damaged(String),
+}
+
+/// One store's entries and the state of the file they came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Store {
+    entries: Vec<String>,
+    chars: usize,
+    state: FileState,
+}
+
+impl Default for Store {
+    fn default() -> Self {
+        Store::new(Vec::new())
+    }
+}
+
+impl Store {
+    /// A store holding `entries` (assumed valid), in canonical state.
+    pub fn new(entries: Vec<String>) -> Store {
+        let chars = joined_chars(&entries);
+        Store {
+            entries,
+            chars,
+            state: FileState::Canonical,
+        }
+    }
+
+    /// Parses file bytes (`None`: the file does not exist). `limit` is the
+    /// storage limit in force: a file over it is [`FileState::Damaged`].
+    pub fn from_bytes(bytes: Option<&[u8]>, limit: usize) -> Store {
+        let Some(bytes) = bytes else {
+            return Store::default();
+        };
+        let text = match std::str::from_utf8(bytes) {
+            Ok(text) => text,
+            Err(e) => {
+                let lossy = String::from_utf8_lossy(bytes);
+                let mut store = Store::new(parse(&lossy));
+                store.state = FileState::Damaged(format!(
+                    "the file is not valid UTF-8 (first bad byte at offset {})",
+                    e.valid_up_to()
+                ));
+                return store;
+            }
+        };
+        let mut store = Store::new(parse(text));
+        store.state = if text.contains('\0') {
+            FileState::Damaged("the file contains a NUL byte".into())
+        } else if store.chars > limit {
+            FileState::Damaged(format!(
+                "the file holds {} chars, over the storage limit of {}",
+                thousands(store.chars),
+                thousands(limit)
+            ))
+        } else if store.serialize() != text {
+            FileState::NonCanonical
+        } else {
+            FileState::Canonical
+        };
+        store
+    }
+
+    /// The entries, in file order.
+    pub fn entries(&self) -> &[String] {
+        &self.entries
+    }
+
+    /// Size of the joined text in chars (Unicode scalar values).
+    pub fn chars(&self) -> usize {
+        self.chars
+    }
+
+    /// The state of the file this store was read from.
+    pub fn state(&self) -> &FileState {
+        &self.state
+    }
+
+    pub(crate) fn mark_canonical(&mut self) {
+        self.state = FileState::Canonical;
+    }
+
+    /// The canonical file text.
+    pub fn serialize(&self) -> String {
+        self.entries.join(SEPARATOR)
+    }
+
+    /// Whether an entry equal to `content` exists.
+    pub fn contains_entry(&self, content: &str) -> bool {
+        self.entries.iter().any(|e| e == content)
+    }
+
+    /// Appends an entry (already validated).
+    pub(crate) fn push(&mut self, content: String) {
+        self.entries.push(content);
+        self.chars = joined_chars(&self.entries);
+    }
+
+    /// Replaces entry `index` (already validated).
+    pub(crate) fn set(&mut self, index: usize, content: String) {
+        if let Some(slot) = self.entries.get_mut(index) {
+            *slot = content;
+        }
+        self.chars = joined_chars(&self.entries);
+    }
+
+    /// Removes entry `index`.
+    pub(crate) fn remove(&mut self, index: usize) {
+        if index < self.entries.len() {
+            self.entries.remove(index);
+        }
+        self.chars = joined_chars(&self.entries);
+    }
+
+    /// The index of the one entry containing `old_text`. An entry equal to
+    /// `old_text` wins over entries that merely contain it.
+    pub fn find(&self, target: Target, old_text: &str) -> Result<usize> {
+        let matches: Vec<usize> = self
+            .entries
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| e.contains(old_text))
+            .map(|(i, _)| i)
+            .collect();
+        match matches.len() {
+            0 => Err(Error::new(
+                ErrorKind::NoMatch,
+                format!(
+                    "No entry in {} contains {}. old_text must be a substring of exactly one \
+                     existing entry; copy a short, distinctive part of it from the entries you \
+                     see.",
+                    target.name(),
+                    quote(old_text)
+                ),
+            )),
+            1 => Ok(matches[0]),
+            n => {
+                if let Some(&exact) = matches.iter().find(|&&i| self.entries[i] == old_text) {
+                    return Ok(exact);
+                }
+                let previews: Vec<String> =
+                    matches.iter().map(|&i| preview(&self.entries[i])).collect();
+                Err(Error::new(
+                    ErrorKind::AmbiguousMatch,
+                    format!(
+                        "{} matches {n} entries in {}; use a longer substring that appears in \
+                         only one of them. Matches: {}",
+                        quote(old_text),
+                        target.name(),
+                        previews
+                            .iter()
+                            .map(|p| quote(p))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                ))
+            }
+        }
+    }
+}
+
+/// Splits file text into trimmed, non-empty entries. Any line that holds
+/// only `§` (ignoring surrounding spaces and a trailing CR) separates
+/// entries.
+pub fn parse(text: &str) -> Vec<String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut entries = Vec::new();
+    let mut current = String::new();
+    for line in text.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if line.trim() == "§" {
+            flush(&mut entries, &mut current);
+        } else {
+            if !current.is_empty() {
+                current.push('\n');
+            }
+            current.push_str(line);
+        }
+    }
+    flush(&mut entries, &mut current);
+    entries
+}
+
+fn flush(entries: &mut Vec<String>, current: &mut String) {
+    let entry = current.trim();
+    if !entry.is_empty() {
+        entries.push(entry.to_string());
+    }
+    current.clear();
+}
+
+/// Size in chars of `entries` joined by [`SEPARATOR`].
+pub fn joined_chars(entries: &[String]) -> usize {
+    let text: usize = entries.iter().map(|e| e.chars().count()).sum();
+    text + SEPARATOR.chars().count() * entries.len().saturating_sub(1)
+}
+
+/// Normalises and checks text an LLM or a person wants stored as an entry:
+/// CRLF becomes LF, surrounding whitespace is trimmed. Refuses empty text,
+/// NUL bytes and lines holding only `§`.
+pub fn clean_content(field: &str, text: &str) -> Result<String> {
+    let text = text.replace("\r\n", "\n");
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Error::new(
+            ErrorKind::Empty,
+            format!("{field} is empty; expected the text of a memory entry"),
+        ));
+    }
+    if text.contains('\0') {
+        return Err(Error::new(
+            ErrorKind::InvalidText,
+            format!("{field} contains a NUL character; remove it and retry"),
+        ));
+    }
+    if text
+        .split('\n')
+        .any(|l| l.trim_end_matches('\r').trim() == "§")
+    {
+        return Err(Error::new(
+            ErrorKind::InvalidText,
+            format!(
+                "{field} contains a line holding only '§', which separates entries in the store \
+                 file; write it as two separate entries or put text on that line"
+            ),
+        ));
+    }
+    Ok(text.to_string())
+}
+
+/// Checks an `old_text` argument: not empty, no NUL.
+pub fn clean_old_text(text: &str) -> Result<&str> {
+    if text.trim().is_empty() {
+        return Err(Error::new(
+            ErrorKind::Empty,
+            "old_text is empty; expected a short substring of the entry to change",
+        ));
+    }
+    if text.contains('\0') {
+        return Err(Error::new(
+            ErrorKind::InvalidText,
+            "old_text contains a NUL character",
+        ));
+    }
+    Ok(text)
+}
+
+/// `1474` → `"1,474"`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The spec's long usage form: `"67% — 1,474/2,200 chars"`.
+pub fn usage_long(chars: usize, limit: usize) -> String {
+    format!(
+        "{}% — {} chars",
+        percent(chars, limit),
+        usage_short(chars, limit)
+    )
+}
+
+/// The spec's short usage form: `"1,474/2,200"`.
+pub fn usage_short(chars: usize, limit: usize) -> String {
+    format!("{}/{}", thousands(chars), thousands(limit))
+}
+
+/// Whole percent of `limit` used, rounded down (100% only when full).
+pub fn percent(chars: usize, limit: usize) -> usize {
+    if limit == 0 {
+        return 100;
+    }
+    chars.saturating_mul(100) / limit
+}
+
+/// A short one-line preview of an entry for error messages.
+pub fn preview(entry: &str) -> String {
+    const MAX: usize = 60;
+    let line = entry.split_whitespace().collect::<Vec<_>>().join(" ");
+    if line.chars().count() <= MAX {
+        line
+    } else {
+        let mut s: String = line.chars().take(MAX - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
+fn quote(s: &str) -> String {
+    format!("'{}'", preview(s))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn canonical_files_round_trip_byte_for_byte() {
+        for text in [
+            "",
+            "one",
+            "one\n§\ntwo",
+            "multi\nline\n§\nsee § 5 of the contract\n§\n§ leading section sign",
+            "tabs\tand  spaces inside\n§\nemoji 🚀 and кириллица",
+        ] {
+            let store = Store::from_bytes(Some(text.as_bytes()), 120_000);
+            assert_eq!(store.state(), &FileState::Canonical, "{text:?}");
+            assert_eq!(store.serialize(), text);
+        }
+    }
+
+    #[test]
+    fn bare_section_sign_inside_an_entry_survives() {
+        let store = Store::from_bytes(Some("see § 5\n§\n§5 and §\n§\na§b".as_bytes()), 100);
+        assert_eq!(store.entries(), ["see § 5", "§5 and §", "a§b"]);
+    }
+
+    #[test]
+    fn lenient_reading_normalises() {
+        let store = Store::from_bytes(
+            Some("\u{feff}one\r\n§\r\n\r\ntwo  \n  §  \n\n§\nthree\n".as_bytes()),
+            100,
+        );
+        assert_eq!(store.entries(), ["one", "two", "three"]);
+        assert_eq!(store.state(), &FileState::NonCanonical);
+        assert_eq!(store.serialize(), "one\n§\ntwo\n§\nthree");
+    }
+
+    #[test]
+    fn unsafe_files_are_damaged() {
+        let s = Store::from_bytes(Some(b"ok\n\xff\xfe"), 100);
+        assert!(matches!(s.state(), FileState::Damaged(m) if m.contains("UTF-8")));
+        let s = Store::from_bytes(Some(b"a\0b"), 100);
+        assert!(matches!(s.state(), FileState::Damaged(m) if m.contains("NUL")));
+        let s = Store::from_bytes(Some("x".repeat(101).as_bytes()), 100);
+        assert!(matches!(s.state(), FileState::Damaged(m) if m.contains("storage limit")));
+    }
+
+    #[test]
+    fn chars_count_scalar_values_of_the_joined_text() {
+        let store = Store::new(vec!["héllo".into(), "мир".into()]);
+        assert_eq!(store.chars(), 5 + 3 + 3);
+        assert_eq!(store.chars(), store.serialize().chars().count());
+    }
+
+    #[test]
+    fn content_is_cleaned_or_refused() {
+        assert_eq!(clean_content("content", "  a\r\nb \n").unwrap(), "a\nb");
+        assert_eq!(
+            clean_content("content", " \n\t").unwrap_err().kind(),
+            ErrorKind::Empty
+        );
+        assert_eq!(
+            clean_content("content", "a\0b").unwrap_err().kind(),
+            ErrorKind::InvalidText
+        );
+        for sep in ["a\n§\nb", "a\n§", "§\na", "a\n  § \nb"] {
+            assert_eq!(
+                clean_content("content", sep).unwrap_err().kind(),
+                ErrorKind::InvalidText,
+                "{sep:?}"
+            );
+        }
+        assert_eq!(
+            clean_content("content", "§").unwrap_err().kind(),
+            ErrorKind::InvalidText
+        );
+        assert_eq!(clean_content("content", "§ 5").unwrap(), "§ 5");
+    }
+
+    #[test]
+    fn find_needs_a_unique_substring_and_prefers_an_exact_entry() {
+        let store = Store::new(vec![
+            "User prefers dark mode in all editors".into(),
+            "Dark mode is also used in the terminal".into(),
+            "mode".into(),
+        ]);
+        assert_eq!(store.find(Target::Memory, "dark mode").unwrap(), 0);
+        assert_eq!(store.find(Target::Memory, "mode").unwrap(), 2);
+        let e = store.find(Target::Memory, "ode").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::AmbiguousMatch);
+        assert!(e.message().contains("matches 3 entries"), "{e}");
+        let e = store.find(Target::Memory, "light").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::NoMatch);
+    }
+
+    #[test]
+    fn usage_forms_match_the_spec() {
+        assert_eq!(usage_long(1_474, 2_200), "67% — 1,474/2,200 chars");
+        assert_eq!(usage_long(5_327, 120_000), "4% — 5,327/120,000 chars");
+        assert_eq!(usage_short(2_100, 2_200), "2,100/2,200");
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(percent(2_199, 2_200), 99);
+    }
+
+    #[test]
+    fn previews_are_short_single_lines() {
+        let p = preview(&format!("line one\nline two {}", "x".repeat(100)));
+        assert!(!p.contains('\n'));
+        assert_eq!(p.chars().count(), 60);
+        assert!(p.ends_with('…'));
+    }
+}
