@@ -438,7 +438,7 @@ mod tests {
     fn backup_names_are_unique() {
         let first = backup_name(Target::User, 0, &[]);
         assert_eq!(first, "USER.md.bak.19700101T000000Z");
-        let second = backup_name(Target::User, 0, &[first.clone()]);
+        let second = backup_name(Target::User, 0, std::slice::from_ref(&first));
         assert_eq!(second, "USER.md.bak.19700101T000000Z-2");
     }
 }
