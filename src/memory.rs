@@ -165,11 +165,20 @@ impl<S: Storage> Memory<S> {
             .operations
             .first()
             .map_or(Target::Memory, |op| op.target);
-        self.storage.lock().await?;
+        if let Err(e) = self.storage.lock().await {
+            return Err(Rejected {
+                target: Some(target),
+                ..e.into()
+            });
+        }
         let result = self.write_locked(call).await;
         let unlocked = self.storage.unlock().await;
-        let applied = result?;
-        unlocked?;
+        let with_target = |mut rejected: Rejected| {
+            rejected.target.get_or_insert(target);
+            rejected
+        };
+        let applied = result.map_err(with_target)?;
+        unlocked.map_err(|e| with_target(e.into()))?;
         Ok((applied, target))
     }
 

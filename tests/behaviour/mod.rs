@@ -1,0 +1,650 @@
+//! The behaviour suite: what a user of mnemo relies on, written once over the
+//! core API and run natively (`tests/native.rs`) and in wasm under node,
+//! a browser page and a dedicated worker (`tests/wasm_*.rs`). Fixtures are
+//! compiled in so the suite needs no file system.
+
+#![allow(dead_code)]
+
+use mnemo::{Config, ErrorKind, Memory, MemoryStorage, Storage, ToolResult};
+use serde_json::{json, Value};
+
+pub const SPEC_EXAMPLE: &str = include_str!("../fixtures/spec-example.MEMORY.md");
+pub const HAND_EDITED_USER: &[u8] = include_bytes!("../fixtures/hand-edited.USER.md");
+pub const DAMAGED_MEMORY: &[u8] = include_bytes!("../fixtures/damaged.MEMORY.md");
+
+/// Lists every behaviour once; each runner expands it with its own test
+/// attribute.
+#[macro_export]
+macro_rules! behaviour_suite {
+    () => {
+        $crate::behaviour_suite!(
+            add_replace_remove_round_trip_byte_for_byte
+            spec_example_file_round_trips_and_renders
+            duplicate_add_succeeds_without_change
+            replace_and_remove_need_a_unique_substring
+            full_store_error_lists_entries_and_short_usage
+            usage_is_reported_against_the_storage_limit
+            every_write_path_enforces_the_storage_limit
+            batches_are_atomic_and_judged_at_the_end
+            retry_cap_stops_a_looping_agent
+            frozen_prompt_changes_only_at_session_start
+            bad_input_gets_a_code_and_changes_nothing
+            a_failed_commit_changes_nothing
+            hand_edited_file_is_backed_up_once_then_normalised
+            damaged_file_refuses_writes_and_is_kept
+            import_is_all_or_nothing_and_backs_up
+            export_reads_back_into_the_same_entries
+            disabled_store_is_neither_rendered_nor_writable
+            two_writers_lose_nothing
+            crash_during_a_multi_file_commit_is_recovered
+        );
+    };
+    ($($name:ident)*) => {$(
+        #[cfg(not(target_arch = "wasm32"))]
+        #[test]
+        fn $name() {
+            pollster::block_on(behaviour::$name());
+        }
+        #[cfg(target_arch = "wasm32")]
+        #[wasm_bindgen_test::wasm_bindgen_test]
+        async fn $name() {
+            behaviour::$name().await;
+        }
+    )*};
+}
+
+fn clock() -> u64 {
+    1_795_980_426_000
+}
+
+pub fn storage() -> MemoryStorage {
+    MemoryStorage::with_clock(clock)
+}
+
+pub fn config(value: Value) -> Config {
+    Config::from_json(&value).expect("valid test config")
+}
+
+pub fn classic(memory_limit: usize) -> Config {
+    config(json!({"memory": {"memory_char_limit": memory_limit, "recall": {"enabled": false}}}))
+}
+
+pub async fn open(storage: &MemoryStorage, config: Config) -> Memory<MemoryStorage> {
+    Memory::open(storage.clone(), config)
+        .await
+        .expect("open succeeds")
+}
+
+fn text(storage: &MemoryStorage, name: &str) -> Option<String> {
+    storage
+        .snapshot()
+        .get(name)
+        .map(|b| String::from_utf8(b.clone()).expect("utf-8"))
+}
+
+fn add(target: &str, content: &str) -> Value {
+    json!({"action": "add", "target": target, "content": content})
+}
+
+fn assert_ok(r: &ToolResult) {
+    assert!(r.success, "expected success, got {r:?}");
+}
+
+fn assert_code(r: &ToolResult, code: &str) {
+    assert!(!r.success, "expected failure {code}, got {r:?}");
+    assert_eq!(r.code, Some(code), "{r:?}");
+}
+
+pub async fn add_replace_remove_round_trip_byte_for_byte() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(
+        &m.tool(&add("memory", "User prefers dark mode in all editors"))
+            .await,
+    );
+    assert_ok(
+        &m.tool(&add("memory", "Project ~/code/api uses Go 1.22"))
+            .await,
+    );
+    let r = m
+        .tool(
+            &json!({"action": "replace", "target": "memory", "old_text": "dark mode",
+            "content": "User prefers light mode in VS Code, dark mode in terminal"}),
+        )
+        .await;
+    assert_ok(&r);
+    assert_eq!(r.message.as_deref(), Some("Entry replaced."));
+    assert_eq!(
+        text(&s, "MEMORY.md").unwrap(),
+        "User prefers light mode in VS Code, dark mode in terminal\n§\nProject ~/code/api uses Go 1.22"
+    );
+    let r = m
+        .tool(&json!({"action": "remove", "target": "memory", "old_text": "Go 1.22"}))
+        .await;
+    assert_ok(&r);
+    assert_eq!(r.entry_count, Some(1));
+    assert_eq!(
+        text(&s, "MEMORY.md").unwrap(),
+        "User prefers light mode in VS Code, dark mode in terminal"
+    );
+    assert_eq!(
+        text(&s, "USER.md"),
+        None,
+        "the untouched store is not written"
+    );
+}
+
+pub async fn spec_example_file_round_trips_and_renders() {
+    let s = storage();
+    s.put("MEMORY.md", SPEC_EXAMPLE);
+    let mut m = open(&s, Config::default()).await;
+    assert_eq!(m.store(mnemo::Target::Memory).entries().len(), 3);
+    let prompt = m.system_prompt().to_string();
+    assert!(prompt.starts_with(
+        "══════════════════════════════════════════════\nMEMORY (your personal notes) [9% — 200/2,200 chars]\n══════════════════════════════════════════════\nUser's project"
+    ), "{prompt}");
+    assert!(prompt.ends_with("§\nUser prefers concise responses, dislikes verbose explanations"));
+    // A write elsewhere leaves the canonical file byte-for-byte as it was.
+    assert_ok(&m.tool(&add("user", "Name: Ada")).await);
+    assert_eq!(text(&s, "MEMORY.md").unwrap(), SPEC_EXAMPLE);
+    assert!(s.snapshot().keys().all(|k| !k.contains(".bak.")));
+}
+
+pub async fn duplicate_add_succeeds_without_change() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(&m.tool(&add("user", "Timezone: UTC+1")).await);
+    let before = s.snapshot();
+    let r = m.tool(&add("user", "  Timezone: UTC+1\n")).await;
+    assert_ok(&r);
+    assert!(r.message.unwrap().contains("no duplicate added"));
+    assert_eq!(r.entry_count, Some(1));
+    assert_eq!(s.snapshot(), before);
+}
+
+pub async fn replace_and_remove_need_a_unique_substring() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    for c in [
+        "SSH to staging uses port 2222",
+        "SSH to prod uses port 22",
+        "Docker runs rootless",
+    ] {
+        assert_ok(&m.tool(&add("memory", c)).await);
+    }
+    let before = s.snapshot();
+    let r = m
+        .tool(&json!({"action": "remove", "target": "memory", "old_text": "SSH to"}))
+        .await;
+    assert_code(&r, "ambiguous-match");
+    let e = r.error.unwrap();
+    assert!(e.contains("matches 2 entries"), "{e}");
+    assert!(
+        e.contains("'SSH to staging uses port 2222'") && e.contains("'SSH to prod uses port 22'")
+    );
+    let r = m
+        .tool(&json!({"action": "replace", "target": "memory", "old_text": "Kubernetes", "content": "x"}))
+        .await;
+    assert_code(&r, "no-match");
+    assert!(r
+        .error
+        .unwrap()
+        .contains("No entry in memory contains 'Kubernetes'"));
+    assert_eq!(s.snapshot(), before);
+    // The other store is not searched.
+    let r = m
+        .tool(&json!({"action": "remove", "target": "user", "old_text": "Docker"}))
+        .await;
+    assert_code(&r, "no-match");
+}
+
+pub async fn full_store_error_lists_entries_and_short_usage() {
+    let s = storage();
+    let mut m = open(&s, classic(2_200)).await;
+    assert_ok(&m.tool(&add("memory", &"a".repeat(1_000))).await);
+    assert_ok(&m.tool(&add("memory", &"b".repeat(1_097))).await);
+    assert_eq!(m.store(mnemo::Target::Memory).chars(), 2_100);
+    let before = s.snapshot();
+    let r = m.tool(&add("memory", &"c".repeat(250))).await;
+    assert_code(&r, "store-full");
+    assert_eq!(
+        r.error.as_deref().unwrap(),
+        "Memory at 2,100/2,200 chars. Adding this entry (250 chars) would exceed the limit. \
+         Consolidate now: use 'replace' to merge overlapping entries into shorter ones or \
+         'remove' stale or less important entries (see current_entries below), then retry this \
+         add — all in this turn."
+    );
+    assert_eq!(r.usage.as_deref(), Some("2,100/2,200"));
+    assert_eq!(r.current_entries.as_ref().unwrap().len(), 2);
+    let j = r.to_json();
+    assert_eq!(j["success"], false);
+    assert_eq!(j["code"], "store-full");
+    assert!(j["current_entries"].is_array());
+    assert_eq!(s.snapshot(), before);
+}
+
+pub async fn usage_is_reported_against_the_storage_limit() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    let r = m.tool(&add("memory", &"x".repeat(5_327))).await;
+    assert_ok(&r);
+    assert_eq!(r.usage.as_deref(), Some("4% — 5,327/120,000 chars"));
+    assert_eq!(r.entry_count, Some(1));
+    let status = m.status();
+    assert_eq!(status.memory.mode, "searched");
+    assert_eq!(status.memory.storage_limit, 120_000);
+    assert_eq!(status.memory.verbatim_budget, 2_200);
+    assert_eq!(status.user.mode, "in prompt");
+    assert_eq!(status.storage, "memory");
+}
+
+pub async fn every_write_path_enforces_the_storage_limit() {
+    let s = storage();
+    let mut m = open(&s, classic(100)).await;
+    assert_code(&m.tool(&add("memory", &"x".repeat(101))).await, "too-long");
+    assert_ok(&m.tool(&add("memory", &"a".repeat(60))).await);
+    assert_code(&m.tool(&add("memory", &"b".repeat(40))).await, "store-full");
+    let r = m
+        .tool(&json!({"action": "replace", "target": "memory", "old_text": "aaa", "content": "c".repeat(101)}))
+        .await;
+    assert_code(&r, "too-long");
+    assert_ok(&m.tool(&add("memory", &"b".repeat(30))).await); // 60 + 3 + 30 = 93
+    let r = m
+        .tool(&json!({"action": "replace", "target": "memory", "old_text": "bbb", "content": "d".repeat(38)}))
+        .await;
+    assert_code(&r, "store-full");
+    assert!(r
+        .error
+        .unwrap()
+        .contains("Replacing that entry with this one (38 chars)"));
+    let r = m
+        .tool(&json!({"operations": [
+            {"action": "add", "target": "memory", "content": "e".repeat(5)},
+            {"action": "add", "target": "memory", "content": "f".repeat(5)}
+        ]}))
+        .await;
+    assert_code(&r, "store-full");
+    let mut files = mnemo::Files::new();
+    files.insert("MEMORY.md".into(), "g".repeat(101));
+    let e = m.import_markdown(&files).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::StoreFull);
+    assert_eq!(m.store(mnemo::Target::Memory).chars(), 93);
+}
+
+pub async fn batches_are_atomic_and_judged_at_the_end() {
+    let s = storage();
+    let mut m = open(&s, classic(50)).await;
+    assert_ok(&m.tool(&add("memory", &"a".repeat(30))).await);
+    // Over the limit after the add, back under it after the remove.
+    let r = m
+        .tool(&json!({"operations": [
+            {"action": "add", "target": "memory", "content": "b".repeat(30)},
+            {"action": "remove", "target": "memory", "old_text": "aaaa"},
+            {"action": "add", "target": "user", "content": "Likes short answers"}
+        ]}))
+        .await;
+    assert_ok(&r);
+    assert_eq!(text(&s, "MEMORY.md").unwrap(), "b".repeat(30));
+    assert_eq!(text(&s, "USER.md").unwrap(), "Likes short answers");
+    let before = s.snapshot();
+    let r = m
+        .tool(&json!({"target": "user", "operations": [
+            {"action": "add", "content": "Works late"},
+            {"action": "remove", "old_text": "nothing like this"}
+        ]}))
+        .await;
+    assert_code(&r, "no-match");
+    assert!(r
+        .error
+        .unwrap()
+        .starts_with("operations[1] (remove on user) failed, so no operation was applied"));
+    assert_eq!(s.snapshot(), before);
+}
+
+pub async fn retry_cap_stops_a_looping_agent() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    let bad = json!({"action": "remove", "target": "memory", "old_text": "missing"});
+    for _ in 0..3 {
+        let r = m.tool(&bad).await;
+        assert_code(&r, "no-match");
+        assert_eq!(r.done, None);
+    }
+    let r = m.tool(&bad).await;
+    assert_code(&r, "retry-limit");
+    assert_eq!(r.done, Some(true));
+    assert!(r.error.unwrap().contains("Stop retrying memory writes"));
+    assert_code(&m.tool(&add("memory", " ")).await, "retry-limit");
+    // A new turn starts counting again; a success resets the count too.
+    m.end_turn();
+    assert_code(&m.tool(&bad).await, "no-match");
+    assert_code(&m.tool(&bad).await, "no-match");
+    assert_ok(&m.tool(&add("memory", "fine")).await);
+    for _ in 0..3 {
+        assert_code(&m.tool(&bad).await, "no-match");
+    }
+    m.start_session().await.unwrap();
+    assert_code(&m.tool(&bad).await, "no-match");
+}
+
+pub async fn frozen_prompt_changes_only_at_session_start() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_eq!(m.system_prompt(), "");
+    assert_ok(&m.tool(&add("memory", "Server runs Debian 12")).await);
+    assert_ok(&m.tool(&add("user", "Prefers TypeScript")).await);
+    assert_eq!(
+        m.system_prompt(),
+        "",
+        "writes do not touch the frozen prompt"
+    );
+    let prompt = m.start_session().await.unwrap().to_string();
+    assert!(prompt.contains("MEMORY (your personal notes) [0% — 21/2,200 chars]"));
+    assert!(prompt.contains("\n\n══════════════════════════════════════════════\nUSER PROFILE (who the user is) [1% — 18/1,375 chars]"));
+    assert_ok(
+        &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "Debian"}))
+            .await,
+    );
+    assert_eq!(m.system_prompt(), prompt);
+    // Tool results show the live state.
+    let r = m.tool(&add("memory", "Uses Podman")).await;
+    assert_eq!(r.entry_count, Some(1));
+    m.start_session().await.unwrap();
+    assert!(!m.system_prompt().contains("Debian"));
+    assert!(m.system_prompt().contains("Uses Podman"));
+}
+
+pub async fn bad_input_gets_a_code_and_changes_nothing() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(&m.tool(&add("memory", "keep me")).await);
+    let before = s.snapshot();
+    let cases = [
+        (json!(null), "invalid-input"),
+        (json!([]), "invalid-input"),
+        (json!("not json"), "invalid-input"),
+        (json!({}), "invalid-input"),
+        (json!({"action": null, "target": "memory"}), "invalid-input"),
+        (
+            json!({"action": "add", "target": "memory", "content": ""}),
+            "empty",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": " \n\t "}),
+            "empty",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": null}),
+            "empty",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": ["a"]}),
+            "invalid-input",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": {"text": "a"}}),
+            "invalid-input",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": true}),
+            "invalid-input",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": "a\u{0}b"}),
+            "invalid-text",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": "one\n§\ntwo"}),
+            "invalid-text",
+        ),
+        (
+            json!({"action": "add", "target": 3, "content": "x"}),
+            "invalid-input",
+        ),
+        (
+            json!({"action": "add", "target": "MEMORY", "content": "x"}),
+            "unknown-target",
+        ),
+        (
+            json!({"action": "read", "target": "memory"}),
+            "unknown-action",
+        ),
+        (
+            json!({"action": "search", "target": "memory", "query": "x"}),
+            "unknown-action",
+        ),
+        (
+            json!({"action": "replace", "target": "memory", "old_text": "", "content": "x"}),
+            "empty",
+        ),
+        (
+            json!({"action": "replace", "target": "memory", "old_text": "keep"}),
+            "empty",
+        ),
+        (
+            json!({"action": "remove", "target": "memory", "old_text": 12}),
+            "invalid-input",
+        ),
+        (
+            json!({"action": "add", "target": "memory", "content": "x", "importance": 5}),
+            "invalid-input",
+        ),
+    ];
+    for (args, code) in cases {
+        m.end_turn();
+        let r = m.tool(&args).await;
+        assert!(!r.success, "{args} should fail");
+        assert_eq!(r.code, Some(code), "{args}: {r:?}");
+        let msg = r.error.unwrap();
+        assert!(msg.len() > 15, "message says what was expected: {msg}");
+        assert_eq!(s.snapshot(), before, "{args} changed the storage");
+    }
+    assert_eq!(m.store(mnemo::Target::Memory).entries(), ["keep me"]);
+}
+
+pub async fn a_failed_commit_changes_nothing() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(&m.tool(&add("memory", "first")).await);
+    s.fail_writes_after(Some(0));
+    let r = m.tool(&add("memory", "second")).await;
+    assert_code(&r, "storage");
+    assert_eq!(r.entry_count, Some(1), "live state is unchanged");
+    s.fail_writes_after(None);
+    assert_eq!(text(&s, "MEMORY.md").unwrap(), "first");
+    // The same write succeeds once the storage works again.
+    assert_ok(&m.tool(&add("memory", "second")).await);
+    assert_eq!(text(&s, "MEMORY.md").unwrap(), "first\n§\nsecond");
+}
+
+pub async fn hand_edited_file_is_backed_up_once_then_normalised() {
+    let s = storage();
+    s.put("USER.md", HAND_EDITED_USER);
+    let mut m = open(&s, Config::default()).await;
+    assert_eq!(
+        m.store(mnemo::Target::User).entries(),
+        [
+            "Name: Ada Lovelace, works in UTC+1",
+            "Prefers tabs, 120-char lines",
+            "See § 5 of the style guide"
+        ]
+    );
+    assert!(
+        s.snapshot().keys().all(|k| !k.contains(".bak.")),
+        "reading writes nothing"
+    );
+    assert_ok(&m.tool(&add("user", "Uses Neovim")).await);
+    assert_ok(&m.tool(&add("user", "Likes Rust")).await);
+    let blobs = s.snapshot();
+    let backups: Vec<_> = blobs
+        .keys()
+        .filter(|k| k.starts_with("USER.md.bak."))
+        .collect();
+    assert_eq!(backups, ["USER.md.bak.20261129T192706Z"]);
+    assert_eq!(blobs["USER.md.bak.20261129T192706Z"], HAND_EDITED_USER);
+    assert_eq!(
+        text(&s, "USER.md").unwrap(),
+        "Name: Ada Lovelace, works in UTC+1\n§\nPrefers tabs, 120-char lines\n§\nSee § 5 of the style guide\n§\nUses Neovim\n§\nLikes Rust"
+    );
+}
+
+pub async fn damaged_file_refuses_writes_and_is_kept() {
+    let s = storage();
+    s.put("MEMORY.md", DAMAGED_MEMORY);
+    let mut m = open(&s, Config::default()).await;
+    let status = m.status();
+    assert!(status
+        .memory
+        .damaged
+        .as_deref()
+        .unwrap()
+        .contains("not valid UTF-8"));
+    let backups: Vec<_> = s
+        .snapshot()
+        .into_iter()
+        .filter(|(k, _)| k.starts_with("MEMORY.md.bak."))
+        .collect();
+    assert_eq!(backups.len(), 1);
+    assert_eq!(backups[0].1, DAMAGED_MEMORY);
+    for args in [
+        add("memory", "new"),
+        json!({"action": "remove", "target": "memory", "old_text": "Staging"}),
+    ] {
+        let r = m.tool(&args).await;
+        assert_code(&r, "store-damaged");
+        assert!(r.error.unwrap().contains("A person must fix the file"));
+    }
+    assert_eq!(s.snapshot()["MEMORY.md"], DAMAGED_MEMORY);
+    // The other store still works, and reopening makes no second backup.
+    assert_ok(&m.tool(&add("user", "fine")).await);
+    drop(m);
+    let _m = open(&s, Config::default()).await;
+    let count = s
+        .snapshot()
+        .keys()
+        .filter(|k| k.starts_with("MEMORY.md.bak."))
+        .count();
+    assert_eq!(count, 1);
+}
+
+pub async fn import_is_all_or_nothing_and_backs_up() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(&m.tool(&add("memory", "old note")).await);
+    let before = s.snapshot();
+    let mut bad = mnemo::Files::new();
+    bad.insert("MEMORY.md".into(), "new note".into());
+    bad.insert("USER.md".into(), "has a \u{0} byte".into());
+    let e = m.import_markdown(&bad).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidText);
+    let mut other = mnemo::Files::new();
+    other.insert("NOTES.md".into(), "x".into());
+    assert_eq!(
+        m.import_markdown(&other).await.unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(s.snapshot(), before);
+
+    let mut good = mnemo::Files::new();
+    good.insert(
+        "MEMORY.md".into(),
+        "\u{feff}new one\r\n§\r\nnew two\r\n".into(),
+    );
+    good.insert("USER.md".into(), "Name: Ada".into());
+    m.import_markdown(&good).await.unwrap();
+    assert_eq!(text(&s, "MEMORY.md").unwrap(), "new one\n§\nnew two");
+    assert_eq!(text(&s, "USER.md").unwrap(), "Name: Ada");
+    let backup = s
+        .snapshot()
+        .into_iter()
+        .find(|(k, _)| k.starts_with("MEMORY.md.bak."))
+        .expect("the replaced store is backed up");
+    assert_eq!(backup.1, b"old note");
+    assert!(!s.snapshot().contains_key(mnemo::storage::JOURNAL));
+}
+
+pub async fn export_reads_back_into_the_same_entries() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    for c in ["multi\nline entry", "see § 5", "кириллица и emoji 🚀"] {
+        assert_ok(&m.tool(&add("memory", c)).await);
+    }
+    let files = m.export_markdown();
+    assert_eq!(
+        files["MEMORY.md"],
+        "multi\nline entry\n§\nsee § 5\n§\nкириллица и emoji 🚀"
+    );
+    assert_eq!(files["USER.md"], "");
+    let s2 = storage();
+    let mut m2 = open(&s2, Config::default()).await;
+    m2.import_markdown(&files).await.unwrap();
+    assert_eq!(
+        m2.store(mnemo::Target::Memory).entries(),
+        m.store(mnemo::Target::Memory).entries()
+    );
+    assert_eq!(m2.export_markdown(), files);
+}
+
+pub async fn disabled_store_is_neither_rendered_nor_writable() {
+    let s = storage();
+    s.put("USER.md", "Name: Ada");
+    let mut m = open(
+        &s,
+        config(json!({"memory": {"user_profile_enabled": false}})),
+    )
+    .await;
+    assert_eq!(m.system_prompt(), "");
+    let r = m.tool(&add("user", "Likes tea")).await;
+    assert_code(&r, "store-disabled");
+    assert!(r.error.unwrap().contains("user_profile_enabled"));
+    assert_eq!(text(&s, "USER.md").unwrap(), "Name: Ada");
+    assert!(!m.status().user.enabled);
+    assert_ok(&m.tool(&add("memory", "ok")).await);
+}
+
+pub async fn two_writers_lose_nothing() {
+    let s = storage();
+    let mut a = open(&s, Config::default()).await;
+    let mut b = open(&s, Config::default()).await;
+    for i in 0..10 {
+        assert_ok(&a.tool(&add("memory", &format!("from a {i}"))).await);
+        assert_ok(&b.tool(&add("memory", &format!("from b {i}"))).await);
+    }
+    let text = text(&s, "MEMORY.md").unwrap();
+    for i in 0..10 {
+        assert!(text.contains(&format!("from a {i}")) && text.contains(&format!("from b {i}")));
+    }
+    assert_eq!(b.store(mnemo::Target::Memory).entries().len(), 20);
+    // A remove by one writer of an entry the other added.
+    assert_ok(
+        &a.tool(&json!({"action": "remove", "target": "memory", "old_text": "from b 9"}))
+            .await,
+    );
+    b.refresh().await.unwrap();
+    assert_eq!(b.status().memory.entries, 19);
+}
+
+pub async fn crash_during_a_multi_file_commit_is_recovered() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(&m.tool(&add("memory", "old memory")).await);
+    assert_ok(&m.tool(&add("user", "old user")).await);
+    let mut files = mnemo::Files::new();
+    files.insert("MEMORY.md".into(), "new memory".into());
+    files.insert("USER.md".into(), "new user".into());
+    // Journal written, then the first store file, then the "process dies".
+    let writes_before_crash = 3; // journal + MEMORY.md backup + MEMORY.md
+    s.fail_writes_after(Some(writes_before_crash));
+    assert!(m.import_markdown(&files).await.is_err());
+    drop(m);
+    s.fail_writes_after(None);
+    assert!(s.snapshot().contains_key(mnemo::storage::JOURNAL));
+    let m = open(&s, Config::default()).await;
+    assert_eq!(
+        m.export_markdown(),
+        files,
+        "the interrupted commit is finished"
+    );
+    assert!(!s.snapshot().contains_key(mnemo::storage::JOURNAL));
+    assert!(s.read("USER.md").await.unwrap().is_some());
+}

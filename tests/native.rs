@@ -1,0 +1,5 @@
+//! The behaviour suite, natively.
+#[macro_use]
+mod behaviour;
+
+behaviour_suite!();
