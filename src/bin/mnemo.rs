@@ -1,2 +1,704 @@
-//! The `mnemo` command-line tool (placeholder replaced in this change).
-fn main() {}
+//! The `mnemo` command-line tool: the memory of an agent in a directory
+//! (`MEMORY.md`, `USER.md`), read and changed from a shell.
+//!
+//! This file only parses arguments, loads the YAML config and prints; every
+//! decision (limits, locking, backups, damaged files) belongs to the core.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mnemo::store::thousands;
+use mnemo::{
+    tool_schema, Config, DirStorage, Error, ErrorKind, Files, Memory, Result, Storage, StoreStatus,
+    Target, ToolResult,
+};
+use serde_json::{json, Value};
+
+const ABOUT: &str =
+    "Agent memory in plain Markdown: bounded stores, a memory tool and a frozen prompt";
+
+const LONG_ABOUT: &str = "\
+Agent memory in plain Markdown: bounded stores, a memory tool and a frozen prompt.
+
+mnemo keeps an agent's memory in two Markdown files:
+  MEMORY.md  the agent's own notes (target `memory`)
+  USER.md    the user profile (target `user`)
+Entries are separated by a line holding only `§`. Each store has a storage
+limit (writes beyond it are refused) and a verbatim budget (while a store fits
+it, the whole store is in the system prompt).
+
+Where things live:
+  $MNEMO_HOME              default ~/.mnemo
+  $MNEMO_HOME/memories     the memories directory (or --dir DIR)
+  $MNEMO_HOME/config.yaml  the config (or --config FILE); only its `memory:`
+                           section is read, other sections are ignored
+
+Errors print `error [<code>]: <message>` and exit with status 1; a wrong
+command line exits with status 2.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  mnemo add 'Project uses Rust 1.95 and cargo nextest'
+  mnemo add --target user 'Prefers concise answers'
+  mnemo replace 'nextest' 'Project uses Rust 1.95; tests run with cargo test'
+  mnemo status
+  mnemo prompt                   # the block an agent puts in its system prompt
+  mnemo --dir ./memories export --out backup/";
+
+#[derive(Debug, Parser)]
+#[command(name = "mnemo", version, about = ABOUT, long_about = LONG_ABOUT, after_help = AFTER_HELP)]
+struct Cli {
+    /// Memories directory holding MEMORY.md and USER.md (created if missing)
+    /// [default: $MNEMO_HOME/memories]
+    #[arg(long, global = true, value_name = "DIR")]
+    dir: Option<PathBuf>,
+
+    /// Config file (YAML with a `memory:` section); it must exist
+    /// [default: $MNEMO_HOME/config.yaml, defaults when missing]
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Show entries, size, limits and prompt mode of both stores
+    #[command(long_about = "\
+Show, for MEMORY.md and USER.md: the file, the number of entries, the size in
+chars, usage against the storage limit, the verbatim budget, the storage limit,
+the mode (`in prompt`: the whole store is in the system prompt; `searched`: it
+outgrew its verbatim budget), whether the store is enabled, and why its file
+refuses writes if it is damaged.")]
+    Status {
+        /// Print the status as JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Print the memory block for an agent's system prompt
+    #[command(long_about = "\
+Print the memory block of the system prompt, exactly as an agent would put it
+there at the start of a session: one block per enabled, non-empty store, each
+with a header showing its usage. Prints nothing when both stores are empty.")]
+    Prompt,
+
+    /// Add an entry to a store
+    #[command(
+        long_about = "\
+Add CONTENT as a new entry. Adding an entry that already exists succeeds
+without adding a duplicate. Prints the result and the store's usage; when the
+store is full, prints its current entries so you can replace or remove some.",
+        after_help = "\
+Examples:
+  mnemo add 'Staging database is at db.staging.internal:5432'
+  mnemo add --target user 'Timezone: Europe/Berlin'
+  printf 'Multi-line\\nentry' | mnemo add -
+  mnemo add -- '--strange entry starting with dashes'"
+    )]
+    Add {
+        /// Which store to write
+        #[arg(short, long, value_enum, default_value_t = TargetArg::Memory)]
+        target: TargetArg,
+        /// The entry text; `-` reads it from standard input
+        #[arg(value_name = "CONTENT")]
+        content: String,
+    },
+
+    /// Replace the entry containing OLD_TEXT with CONTENT
+    #[command(
+        long_about = "\
+Replace the one entry that contains OLD_TEXT with CONTENT. OLD_TEXT is a short
+substring that appears in exactly one entry (an entry equal to OLD_TEXT wins
+over entries that merely contain it).",
+        after_help = "\
+Example:
+  mnemo replace 'Staging database' 'Staging database moved to db2.staging.internal'"
+    )]
+    Replace {
+        /// Which store to write
+        #[arg(short, long, value_enum, default_value_t = TargetArg::Memory)]
+        target: TargetArg,
+        /// A substring of exactly one existing entry
+        #[arg(value_name = "OLD_TEXT")]
+        old_text: String,
+        /// The new entry text; `-` reads it from standard input
+        #[arg(value_name = "CONTENT")]
+        content: String,
+    },
+
+    /// Remove the entry containing OLD_TEXT
+    #[command(
+        long_about = "\
+Remove the one entry that contains OLD_TEXT, a substring that appears in
+exactly one entry.",
+        after_help = "\
+Example:
+  mnemo remove --target user 'Timezone'"
+    )]
+    Remove {
+        /// Which store to write
+        #[arg(short, long, value_enum, default_value_t = TargetArg::Memory)]
+        target: TargetArg,
+        /// A substring of exactly one existing entry
+        #[arg(value_name = "OLD_TEXT")]
+        old_text: String,
+    },
+
+    /// Run a raw memory tool call (JSON) and print the tool result
+    #[command(
+        long_about = "\
+Run one memory tool call exactly as an LLM would send it and print the tool
+result as JSON. Exits 0 when the result has `success: true`, otherwise 1.
+See `mnemo schema` for the accepted arguments.",
+        after_help = "\
+Examples:
+  mnemo tool '{\"action\": \"add\", \"target\": \"memory\", \"content\": \"Uses pnpm\"}'
+  mnemo tool '{\"operations\": [{\"action\": \"remove\", \"target\": \"memory\", \"old_text\": \"pnpm\"},
+                               {\"action\": \"add\", \"target\": \"memory\", \"content\": \"Uses npm\"}]}'
+  cat call.json | mnemo tool -"
+    )]
+    Tool {
+        /// The tool arguments as JSON text; `-` reads them from standard input
+        #[arg(value_name = "JSON")]
+        json: String,
+    },
+
+    /// Print the memory tool's definition (name, description, JSON Schema)
+    #[command(long_about = "\
+Print the memory tool's definition as JSON: {name, description, parameters}.
+`parameters` is valid as an OpenAI function `parameters` object and as an
+Anthropic `input_schema`.")]
+    Schema,
+
+    /// Export both stores as Markdown
+    #[command(
+        long_about = "\
+Export both stores in canonical form. Without --out, print
+{\"MEMORY.md\": text, \"USER.md\": text} as JSON. With --out DIR, write
+DIR/MEMORY.md and DIR/USER.md (refusing to overwrite existing files unless
+--force).",
+        after_help = "\
+Examples:
+  mnemo export > memory.json
+  mnemo export --out backup/"
+    )]
+    Export {
+        /// Write MEMORY.md and USER.md into this directory (created if missing)
+        #[arg(short, long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Overwrite existing files in the --out directory
+        #[arg(short, long, requires = "out")]
+        force: bool,
+    },
+
+    /// Replace stores with the contents of MEMORY.md / USER.md files
+    #[command(
+        long_about = "\
+Replace whole stores with the given files. Each FILE must be named MEMORY.md
+or USER.md: its name says which store it replaces. A BOM, CRLF line ends and
+blank entries are accepted and normalised. Everything is checked first, then
+all files are imported together or none is. The previous text of each replaced
+store is backed up beside it (MEMORY.md.bak.<time>).",
+        after_help = "\
+Example:
+  mnemo import backup/MEMORY.md backup/USER.md"
+    )]
+    Import {
+        /// Files named MEMORY.md and/or USER.md
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum TargetArg {
+    /// MEMORY.md: the agent's own notes
+    Memory,
+    /// USER.md: the user profile
+    User,
+}
+
+impl TargetArg {
+    fn name(self) -> &'static str {
+        match self {
+            TargetArg::Memory => "memory",
+            TargetArg::User => "user",
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "error [{}]: {}", e.code(), e.message());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    let home = mnemo_home();
+    let paths = Paths {
+        dir: cli.dir,
+        config: cli.config,
+        home,
+    };
+    match cli.command {
+        Command::Schema => {
+            out(&pretty(&tool_schema())?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Status { json } => {
+            let (memory, config_source) = open(&paths)?;
+            let status = memory.status();
+            if json {
+                out(&pretty(&status)?)?;
+            } else {
+                let dir = memory.storage().dir();
+                let mut text = format!(
+                    "Memories directory: {}\nConfig: {config_source}\n",
+                    dir.display()
+                );
+                for (target, s) in [
+                    (Target::Memory, &status.memory),
+                    (Target::User, &status.user),
+                ] {
+                    text.push_str(&store_status(target, s, dir));
+                }
+                out(&text)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Prompt => {
+            let (memory, _) = open(&paths)?;
+            let prompt = memory.system_prompt();
+            if prompt.is_empty() {
+                let _ = writeln!(
+                    io::stderr(),
+                    "(both stores are empty or disabled: nothing goes into the system prompt)"
+                );
+            } else {
+                out(&format!("{prompt}\n"))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Add { target, content } => write(
+            &paths,
+            json!({"action": "add", "target": target.name(), "content": arg_or_stdin(content)?}),
+        ),
+        Command::Replace {
+            target,
+            old_text,
+            content,
+        } => write(
+            &paths,
+            json!({
+                "action": "replace",
+                "target": target.name(),
+                "old_text": old_text,
+                "content": arg_or_stdin(content)?,
+            }),
+        ),
+        Command::Remove { target, old_text } => write(
+            &paths,
+            json!({"action": "remove", "target": target.name(), "old_text": old_text}),
+        ),
+        Command::Tool { json } => {
+            let text = arg_or_stdin(json)?;
+            let result = match serde_json::from_str::<Value>(&text) {
+                Ok(args) => {
+                    let (mut memory, _) = open(&paths)?;
+                    pollster::block_on(memory.tool(&args))
+                }
+                // Answer like the tool does, so a harness always gets a result.
+                Err(e) => ToolResult {
+                    success: false,
+                    message: None,
+                    error: Some(format!(
+                        "the tool arguments are not valid JSON ({e}); expected an object like \
+                         {{\"action\": \"add\", \"target\": \"memory\", \"content\": \"…\"}}"
+                    )),
+                    code: Some(ErrorKind::InvalidInput.code()),
+                    target: None,
+                    usage: None,
+                    entry_count: None,
+                    current_entries: None,
+                    done: None,
+                },
+            };
+            out(&pretty(&result)?)?;
+            Ok(if result.success {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            })
+        }
+        Command::Export { out: None, .. } => {
+            let (memory, _) = open(&paths)?;
+            warn_damaged(&memory);
+            out(&pretty(&memory.export_markdown())?)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Export {
+            out: Some(dir),
+            force,
+        } => {
+            let (memory, _) = open(&paths)?;
+            warn_damaged(&memory);
+            export_to(&memory, &dir, force)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Import { files } => import(&paths, &files),
+    }
+}
+
+/// Where the memories and the config come from.
+struct Paths {
+    dir: Option<PathBuf>,
+    config: Option<PathBuf>,
+    home: Option<PathBuf>,
+}
+
+/// `$MNEMO_HOME`, else `~/.mnemo`; `None` when there is no home directory.
+fn mnemo_home() -> Option<PathBuf> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+    if let Some(home) = var("MNEMO_HOME") {
+        return Some(PathBuf::from(home));
+    }
+    var("HOME")
+        .or_else(|| var("USERPROFILE"))
+        .map(|home| PathBuf::from(home).join(".mnemo"))
+}
+
+fn open(paths: &Paths) -> Result<(Memory<DirStorage>, String)> {
+    let (config, source) = load_config(paths)?;
+    let dir = match (&paths.dir, &paths.home) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(home)) => home.join("memories"),
+        (None, None) => {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                "cannot find your home directory; set MNEMO_HOME or pass --dir DIR",
+            ))
+        }
+    };
+    let storage = DirStorage::open(dir)?;
+    let memory = pollster::block_on(Memory::open(storage, config))?;
+    Ok((memory, source))
+}
+
+/// The config in force and a line saying where it came from.
+fn load_config(paths: &Paths) -> Result<(Config, String)> {
+    let (path, explicit) = match (&paths.config, &paths.home) {
+        (Some(path), _) => (path.clone(), true),
+        (None, Some(home)) => (home.join("config.yaml"), false),
+        (None, None) => return Ok((Config::default(), "defaults (no home directory)".into())),
+    };
+    let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
+    let bytes = match fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == io::ErrorKind::NotFound && !explicit => {
+            return Ok((
+                Config::default(),
+                format!("{} (not found; using defaults)", path.display()),
+            ))
+        }
+        Err(e) => {
+            return Err(invalid(format!(
+                "cannot read the config file {}: {e}",
+                path.display()
+            )))
+        }
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        invalid(format!(
+            "the config file {} is not valid UTF-8 (first bad byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        ))
+    })?;
+    let config = config_from_yaml(&text)
+        .map_err(|e| Error::new(e.kind(), format!("{}: {}", path.display(), e.message())))?;
+    Ok((config, path.display().to_string()))
+}
+
+/// Reads the `memory:` section of a YAML config, ignoring the sections of
+/// other tools; the section itself is checked strictly by the core.
+fn config_from_yaml(text: &str) -> Result<Config> {
+    let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
+    let mut doc: serde_yaml::Value =
+        serde_yaml::from_str(text).map_err(|e| invalid(format!("not valid YAML: {e}")))?;
+    doc.apply_merge()
+        .map_err(|e| invalid(format!("not valid YAML: {e}")))?;
+    let section = match doc {
+        serde_yaml::Value::Null => None,
+        serde_yaml::Value::Mapping(mut map) => map.remove("memory"),
+        _ => {
+            return Err(invalid(
+                "expected a mapping of sections (like `memory:`) at the top level".into(),
+            ))
+        }
+    };
+    let section = match section {
+        None | Some(serde_yaml::Value::Null) => return Ok(Config::default()),
+        Some(section) => section,
+    };
+    let section = serde_json::to_value(&section)
+        .map_err(|e| invalid(format!("the memory: section cannot be read: {e}")))?;
+    Config::from_json(&json!({ "memory": section }))
+}
+
+/// A command-line argument, or standard input when it is `-`.
+fn arg_or_stdin(arg: String) -> Result<String> {
+    if arg != "-" {
+        return Ok(arg);
+    }
+    let mut bytes = Vec::new();
+    io::stdin().read_to_end(&mut bytes).map_err(|e| {
+        Error::new(
+            ErrorKind::Storage,
+            format!("cannot read standard input: {e}"),
+        )
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidText,
+            format!(
+                "standard input is not valid UTF-8 (first bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// Runs one tool call from `add`, `replace` or `remove` and reports it.
+fn write(paths: &Paths, args: Value) -> Result<ExitCode> {
+    let (mut memory, _) = open(paths)?;
+    let result = pollster::block_on(memory.tool(&args));
+    if result.success {
+        let mut text = result.message.unwrap_or_default();
+        if let (Some(target), Some(usage), Some(n)) =
+            (result.target, result.usage, result.entry_count)
+        {
+            text.push_str(&format!("\n{target}: {}, {usage}", entries(n)));
+        }
+        text.push('\n');
+        out(&text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = format!(
+        "error [{}]: {}\n",
+        result.code.unwrap_or(ErrorKind::Internal.code()),
+        result.error.unwrap_or_default()
+    );
+    if let Some(current) = result.current_entries.filter(|c| !c.is_empty()) {
+        text.push_str(&format!(
+            "\nCurrent entries of {} ({} chars):\n",
+            result.target.unwrap_or("the store"),
+            result.usage.unwrap_or_default()
+        ));
+        for (i, entry) in current.iter().enumerate() {
+            let number = format!("{:>3}. ", i + 1);
+            let indent = " ".repeat(number.len());
+            for (j, line) in entry.lines().enumerate() {
+                text.push_str(if j == 0 { &number } else { &indent });
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        text.push_str("\nMake room with `mnemo replace OLD_TEXT CONTENT` or `mnemo remove OLD_TEXT`, then retry.\n");
+    }
+    let _ = io::stderr().write_all(text.as_bytes());
+    Ok(ExitCode::FAILURE)
+}
+
+fn store_status(target: Target, s: &StoreStatus, dir: &Path) -> String {
+    let what = match target {
+        Target::Memory => "the agent's notes",
+        Target::User => "the user profile",
+    };
+    let mut text = format!(
+        "\n{} ({what})\n  file             {}\n  entries          {}\n  chars            {}\n  \
+         usage            {}\n  verbatim budget  {} chars\n  storage limit    {} chars\n  \
+         mode             {}\n  enabled          {}\n",
+        target.file_name(),
+        dir.join(target.file_name()).display(),
+        s.entries,
+        thousands(s.chars),
+        s.usage,
+        thousands(s.verbatim_budget),
+        thousands(s.storage_limit),
+        s.mode,
+        if s.enabled { "yes" } else { "no" },
+    );
+    if let Some(why) = &s.damaged {
+        text.push_str(&format!(
+            "  damaged          {why}; writes are refused until the file is fixed by hand \
+             (a copy was saved as {}.bak.<time>)\n",
+            target.file_name()
+        ));
+    }
+    text
+}
+
+fn warn_damaged<S: Storage>(memory: &Memory<S>) {
+    let status = memory.status();
+    for (target, s) in [
+        (Target::Memory, &status.memory),
+        (Target::User, &status.user),
+    ] {
+        if let Some(why) = &s.damaged {
+            let _ = writeln!(
+                io::stderr(),
+                "warning: {} is damaged ({why}); the export holds what could be read",
+                target.file_name()
+            );
+        }
+    }
+}
+
+fn export_to<S: Storage>(memory: &Memory<S>, dir: &Path, force: bool) -> Result<()> {
+    let files = memory.export_markdown();
+    let io_err = |what: &str, path: &Path, e: io::Error| {
+        Error::new(
+            ErrorKind::Storage,
+            format!("cannot {what} {}: {e}", path.display()),
+        )
+    };
+    if !force {
+        let existing: Vec<String> = files
+            .keys()
+            .map(|name| dir.join(name))
+            .filter(|path| path.exists())
+            .map(|path| path.display().to_string())
+            .collect();
+        if !existing.is_empty() {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "{} already exist{}; pass --force to overwrite, or choose another --out \
+                     directory (nothing was written)",
+                    existing.join(" and "),
+                    if existing.len() == 1 { "s" } else { "" }
+                ),
+            ));
+        }
+    }
+    fs::create_dir_all(dir).map_err(|e| io_err("create the directory", dir, e))?;
+    let mut report = String::new();
+    for (name, text) in &files {
+        let path = dir.join(name);
+        fs::write(&path, text).map_err(|e| io_err("write", &path, e))?;
+        let n = Target::from_file_name(name).map_or(0, |t| memory.store(t).entries().len());
+        report.push_str(&format!("wrote {} ({})\n", path.display(), entries(n)));
+    }
+    out(&report)
+}
+
+fn import(paths: &Paths, files: &[PathBuf]) -> Result<ExitCode> {
+    let nothing = "nothing was imported";
+    let mut map = Files::new();
+    let mut sources = Vec::new();
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some(target) = Target::from_file_name(name) else {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "cannot import {}: the file must be named MEMORY.md or USER.md (its name \
+                     says which store it replaces); {nothing}",
+                    path.display()
+                ),
+            ));
+        };
+        if map.contains_key(name) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("{name} is given more than once; {nothing}"),
+            ));
+        }
+        let bytes = fs::read(path).map_err(|e| {
+            Error::new(
+                ErrorKind::Storage,
+                format!("cannot read {}: {e}; {nothing}", path.display()),
+            )
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidText,
+                format!(
+                    "cannot import {}: not valid UTF-8 text (first bad byte at offset {}); \
+                     {nothing}",
+                    path.display(),
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
+        map.insert(name.to_string(), text);
+        sources.push((target, path));
+    }
+    let (mut memory, _) = open(paths)?;
+    let before: BTreeSet<String> = pollster::block_on(memory.storage().list())?
+        .into_iter()
+        .collect();
+    pollster::block_on(memory.import_markdown(&map))?;
+    let mut report = String::new();
+    for (target, path) in sources {
+        let store = memory.store(target);
+        report.push_str(&format!(
+            "imported {} from {}: {}, {} chars\n",
+            target.file_name(),
+            path.display(),
+            entries(store.entries().len()),
+            thousands(store.chars())
+        ));
+    }
+    // Best effort: the import already succeeded.
+    if let Ok(after) = pollster::block_on(memory.storage().list()) {
+        for name in after.iter().filter(|n| !before.contains(*n)) {
+            if name.contains(".bak.") {
+                report.push_str(&format!("previous text backed up as {name}\n"));
+            }
+        }
+    }
+    out(&report)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn entries(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "entry" } else { "entries" })
+}
+
+fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
+    serde_json::to_string_pretty(value)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot encode JSON: {e}")))
+}
+
+/// Writes to standard output. A closed pipe (`mnemo prompt | head`) is not
+/// an error: the reader has what it wanted.
+fn out(text: &str) -> Result<()> {
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::new(
+            ErrorKind::Storage,
+            format!("cannot write to standard output: {e}"),
+        )),
+    }
+}

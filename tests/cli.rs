@@ -1,0 +1,478 @@
+//! The `mnemo` binary, run as a user runs it: real processes over
+//! temporary directories.
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mnemo");
+
+/// A fresh `$MNEMO_HOME`.
+struct Home {
+    dir: tempfile::TempDir,
+}
+
+impl Home {
+    fn new() -> Home {
+        Home {
+            dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn memories(&self) -> PathBuf {
+        self.path().join("memories")
+    }
+
+    fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.env("MNEMO_HOME", self.path()).args(args);
+        cmd
+    }
+
+    fn run(&self, args: &[&str]) -> Output {
+        self.command(args).output().unwrap()
+    }
+
+    fn run_with_stdin(&self, args: &[&str], input: &[u8]) -> Output {
+        let mut child = self
+            .command(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child.stdin.take().unwrap().write_all(input).unwrap();
+        child.wait_with_output().unwrap()
+    }
+
+    /// Runs and asserts success; returns stdout.
+    fn ok(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert!(
+            out.status.success(),
+            "{args:?} failed: {}",
+            text(&out.stderr)
+        );
+        text(&out.stdout)
+    }
+
+    /// Runs and asserts exit status 1; returns stderr.
+    fn fails(&self, args: &[&str]) -> String {
+        let out = self.run(args);
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "{args:?}: {}",
+            text(&out.stdout)
+        );
+        text(&out.stderr)
+    }
+
+    fn read(&self, name: &str) -> Vec<u8> {
+        fs::read(self.memories().join(name)).unwrap()
+    }
+
+    fn read_text(&self, name: &str) -> String {
+        String::from_utf8(self.read(name)).unwrap()
+    }
+
+    fn write(&self, name: &str, bytes: &[u8]) {
+        fs::create_dir_all(self.memories()).unwrap();
+        fs::write(self.memories().join(name), bytes).unwrap();
+    }
+
+    fn backups(&self, name: &str) -> Vec<PathBuf> {
+        let prefix = format!("{name}.bak.");
+        let mut found: Vec<PathBuf> = fs::read_dir(self.memories())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| {
+                p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with(&prefix))
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    fn config(&self, yaml: &str) {
+        fs::write(self.path().join("config.yaml"), yaml).unwrap();
+    }
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn json(s: &str) -> Value {
+    serde_json::from_str(s).unwrap_or_else(|e| panic!("not JSON ({e}): {s}"))
+}
+
+#[test]
+fn add_replace_remove_round_trip_writes_canonical_files() {
+    let home = Home::new();
+    let out = home.ok(&["add", "entry1"]);
+    assert!(
+        out.starts_with("Entry added.\nmemory: 1 entry, 0% — 6/120,000 chars"),
+        "{out}"
+    );
+    home.ok(&["add", "--target", "memory", "entry2"]);
+    assert_eq!(home.read_text("MEMORY.md"), "entry1\n§\nentry2");
+
+    let out = home.ok(&["replace", "entry1", "entry one"]);
+    assert!(out.starts_with("Entry replaced."), "{out}");
+    assert_eq!(home.read_text("MEMORY.md"), "entry one\n§\nentry2");
+
+    // Global flags after the subcommand; the user store is its own file.
+    let dir = home.memories();
+    let dir = dir.to_str().unwrap();
+    home.ok(&["add", "-t", "user", "Prefers tea", "--dir", dir]);
+    assert_eq!(home.read_text("USER.md"), "Prefers tea");
+
+    let out = home.ok(&["remove", "entry2"]);
+    assert!(out.starts_with("Entry removed.\nmemory: 1 entry"), "{out}");
+    assert_eq!(home.read_text("MEMORY.md"), "entry one");
+
+    // `-` reads the content from stdin; CRLF and surrounding space are cleaned.
+    let out = home.run_with_stdin(&["add", "-"], b"  multi\r\nline\r\n");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(home.read_text("MEMORY.md"), "entry one\n§\nmulti\nline");
+
+    let err = home.fails(&["remove", "nothing like it"]);
+    assert!(err.starts_with("error [no-match]: "), "{err}");
+    assert_eq!(home.read_text("MEMORY.md"), "entry one\n§\nmulti\nline");
+    assert!(home.backups("MEMORY.md").is_empty());
+}
+
+#[test]
+fn dir_flag_names_the_memories_directory() {
+    let home = Home::new();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let dir = elsewhere.path().join("deep/mem");
+    home.ok(&["--dir", dir.to_str().unwrap(), "add", "over there"]);
+    assert_eq!(
+        fs::read_to_string(dir.join("MEMORY.md")).unwrap(),
+        "over there"
+    );
+    assert!(!home.memories().join("MEMORY.md").exists());
+}
+
+#[test]
+fn prompt_prints_the_frozen_block() {
+    let home = Home::new();
+    home.ok(&["add", "Project uses Axum + SQLx"]);
+    home.ok(&["add", "Machine runs Ubuntu 22.04"]);
+    home.ok(&["add", "-t", "user", "Name: Ada"]);
+    let out = home.ok(&["prompt"]);
+    assert!(out.contains("═══════"), "{out}");
+    assert!(out.contains("MEMORY (your personal notes) ["), "{out}");
+    assert!(
+        out.contains("Project uses Axum + SQLx\n§\nMachine runs Ubuntu 22.04"),
+        "{out}"
+    );
+    assert!(out.contains("USER PROFILE (who the user is) ["), "{out}");
+    assert!(out.contains("Name: Ada"), "{out}");
+
+    let empty = Home::new();
+    assert_eq!(empty.ok(&["prompt"]), "");
+}
+
+#[test]
+fn status_json_has_the_counts() {
+    let home = Home::new();
+    home.ok(&["add", "alpha"]);
+    home.ok(&["add", "beta"]);
+    home.ok(&["add", "-t", "user", "gamma"]);
+    let status = json(&home.ok(&["status", "--json"]));
+    assert_eq!(status["storage"], "fs");
+    assert_eq!(status["memory"]["entries"], 2);
+    assert_eq!(status["memory"]["chars"], 5 + 3 + 4);
+    assert_eq!(status["memory"]["storage_limit"], 120_000);
+    assert_eq!(status["memory"]["verbatim_budget"], 2_200);
+    assert_eq!(status["memory"]["mode"], "in prompt");
+    assert_eq!(status["user"]["entries"], 1);
+    assert_eq!(status["user"]["chars"], 5);
+    assert_eq!(status["user"]["usage"], "0% — 5/24,000 chars");
+
+    let human = home.ok(&["status"]);
+    assert!(human.contains("MEMORY.md"), "{human}");
+    assert!(human.contains("entries          2"), "{human}");
+    assert!(human.contains("0% — 12/120,000 chars"), "{human}");
+    assert!(human.contains("in prompt"), "{human}");
+}
+
+#[test]
+fn config_limits_apply_and_unknown_memory_keys_are_named() {
+    let home = Home::new();
+    home.config(
+        "display:\n  memory_notifications: verbose\nauxiliary:\n  background_review: {model: x}\n\
+         memory:\n  memory_char_limit: 100\n  recall: {enabled: false}\n",
+    );
+    let err = home.fails(&["add", &"x".repeat(150)]);
+    assert!(err.starts_with("error [too-long]: "), "{err}");
+
+    home.ok(&["add", &"a".repeat(60)]);
+    home.ok(&["add", &"b".repeat(30)]);
+    let err = home.fails(&["add", &"c".repeat(20)]);
+    assert!(
+        err.starts_with("error [store-full]: Memory at 93/100 chars."),
+        "{err}"
+    );
+    // The current entries are listed, numbered, so a person can make room.
+    assert!(err.contains(&format!("  1. {}\n", "a".repeat(60))), "{err}");
+    assert!(err.contains(&format!("  2. {}\n", "b".repeat(30))), "{err}");
+    assert_eq!(
+        home.read_text("MEMORY.md"),
+        format!("{}\n§\n{}", "a".repeat(60), "b".repeat(30))
+    );
+
+    home.config("display:\n  x: 1\nmemory:\n  recall:\n    topk: 5\n");
+    let err = home.fails(&["status"]);
+    assert!(err.starts_with("error [invalid-config]: "), "{err}");
+    assert!(err.contains("topk"), "{err}");
+
+    home.config("memory:\n  memroy_char_limit: 5\n");
+    let err = home.fails(&["add", "anything"]);
+    assert!(err.contains("memroy_char_limit"), "{err}");
+    assert_eq!(
+        home.read_text("MEMORY.md"),
+        format!("{}\n§\n{}", "a".repeat(60), "b".repeat(30))
+    );
+}
+
+#[test]
+fn config_flag_must_name_an_existing_file() {
+    let home = Home::new();
+    let missing = home.path().join("nope.yaml");
+    let err = home.fails(&["status", "--config", missing.to_str().unwrap()]);
+    assert!(err.starts_with("error [invalid-config]: "), "{err}");
+    assert!(err.contains("nope.yaml"), "{err}");
+
+    // An explicit config overrides $MNEMO_HOME/config.yaml.
+    let file = home.path().join("other.yaml");
+    fs::write(
+        &file,
+        "memory:\n  user_char_limit: 10\n  recall:\n    enabled: false\n",
+    )
+    .unwrap();
+    let status = json(&home.ok(&["--config", file.to_str().unwrap(), "status", "--json"]));
+    assert_eq!(status["user"]["storage_limit"], 10);
+}
+
+#[test]
+fn two_processes_writing_at_once_lose_nothing() {
+    let home = Home::new();
+    let dir = home.memories();
+    let handles: Vec<_> = ["left", "right"]
+        .into_iter()
+        .map(|side| {
+            let dir = dir.clone();
+            let mnemo_home = home.path().to_path_buf();
+            std::thread::spawn(move || {
+                for i in 0..40 {
+                    let out = Command::new(BIN)
+                        .env("MNEMO_HOME", &mnemo_home)
+                        .arg("--dir")
+                        .arg(&dir)
+                        .args(["add", &format!("{side} entry {i}")])
+                        .output()
+                        .unwrap();
+                    assert!(out.status.success(), "{}", text(&out.stderr));
+                }
+            })
+        })
+        .collect();
+    for handle in handles {
+        handle.join().unwrap();
+    }
+    let stored = home.read_text("MEMORY.md");
+    let entries: Vec<&str> = stored.split("\n§\n").collect();
+    assert_eq!(entries.len(), 80, "{stored}");
+    for side in ["left", "right"] {
+        for i in 0..40 {
+            let entry = format!("{side} entry {i}");
+            assert!(entries.contains(&entry.as_str()), "missing {entry}");
+        }
+    }
+    assert!(!dir.join(".mnemo.lock").exists());
+}
+
+#[test]
+fn hand_edited_file_is_backed_up_once_then_canonical() {
+    let home = Home::new();
+    let original = "\u{feff}first\r\n§\r\nsecond\r\n".as_bytes();
+    home.write("MEMORY.md", original);
+    home.ok(&["add", "third"]);
+    assert_eq!(home.read_text("MEMORY.md"), "first\n§\nsecond\n§\nthird");
+    let backups = home.backups("MEMORY.md");
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    assert_eq!(fs::read(&backups[0]).unwrap(), original);
+
+    home.ok(&["add", "fourth"]);
+    assert_eq!(home.backups("MEMORY.md").len(), 1);
+    assert_eq!(
+        home.read_text("MEMORY.md"),
+        "first\n§\nsecond\n§\nthird\n§\nfourth"
+    );
+}
+
+#[test]
+fn damaged_file_refuses_writes_and_is_kept() {
+    let home = Home::new();
+    let damaged = b"good entry\n\xff\xfe broken\n\xa7\nmore";
+    home.write("MEMORY.md", damaged);
+    let err = home.fails(&["add", "new entry"]);
+    assert!(err.starts_with("error [store-damaged]: "), "{err}");
+    assert_eq!(home.read("MEMORY.md"), damaged);
+    let backups = home.backups("MEMORY.md");
+    assert_eq!(backups.len(), 1, "{backups:?}");
+    assert_eq!(fs::read(&backups[0]).unwrap(), damaged);
+
+    let status = json(&home.ok(&["status", "--json"]));
+    assert!(status["memory"]["damaged"]
+        .as_str()
+        .is_some_and(|why| why.contains("UTF-8")));
+    // The other store still works.
+    home.ok(&["add", "-t", "user", "fine"]);
+    assert_eq!(home.read("MEMORY.md"), damaged);
+}
+
+#[test]
+fn import_normalises_checks_names_and_export_round_trips() {
+    let home = Home::new();
+    let src = tempfile::tempdir().unwrap();
+    let memory_md = src.path().join("MEMORY.md");
+    fs::write(&memory_md, "\u{feff}one\r\n§\r\n\r\ntwo\r\n§\r\nthree\r\n").unwrap();
+    let out = home.ok(&["import", memory_md.to_str().unwrap()]);
+    assert!(out.contains("imported MEMORY.md"), "{out}");
+    assert!(out.contains("3 entries"), "{out}");
+    assert_eq!(home.read_text("MEMORY.md"), "one\n§\ntwo\n§\nthree");
+
+    // A file of any other name is refused, and nothing changes.
+    let user_md = src.path().join("USER.md");
+    fs::write(&user_md, "Name: Ada").unwrap();
+    let other = src.path().join("other.md");
+    fs::write(&other, "sneaky").unwrap();
+    let err = home.fails(&["import", user_md.to_str().unwrap(), other.to_str().unwrap()]);
+    assert!(err.starts_with("error [invalid-input]: "), "{err}");
+    assert!(err.contains("other.md"), "{err}");
+    assert_eq!(home.read_text("MEMORY.md"), "one\n§\ntwo\n§\nthree");
+    assert!(!home.memories().join("USER.md").exists());
+
+    // Non-UTF-8 input: a clear error, nothing changed.
+    let bad_dir = tempfile::tempdir().unwrap();
+    let bad = bad_dir.path().join("MEMORY.md");
+    fs::write(&bad, b"ok\n\xff").unwrap();
+    let err = home.fails(&["import", bad.to_str().unwrap(), user_md.to_str().unwrap()]);
+    assert!(err.starts_with("error [invalid-text]: "), "{err}");
+    assert!(err.contains("UTF-8"), "{err}");
+    assert_eq!(home.read_text("MEMORY.md"), "one\n§\ntwo\n§\nthree");
+    assert!(!home.memories().join("USER.md").exists());
+
+    home.ok(&["import", user_md.to_str().unwrap()]);
+    assert_eq!(home.read_text("USER.md"), "Name: Ada");
+
+    // Export as JSON and to files; importing the files elsewhere gives the
+    // same stores byte for byte.
+    let exported = json(&home.ok(&["export"]));
+    assert_eq!(exported["MEMORY.md"], "one\n§\ntwo\n§\nthree");
+    assert_eq!(exported["USER.md"], "Name: Ada");
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("backup");
+    home.ok(&["export", "--out", out.to_str().unwrap()]);
+    let err = home.fails(&["export", "--out", out.to_str().unwrap()]);
+    assert!(err.contains("--force"), "{err}");
+    home.ok(&["export", "--out", out.to_str().unwrap(), "--force"]);
+
+    let copy = Home::new();
+    copy.ok(&[
+        "import",
+        out.join("MEMORY.md").to_str().unwrap(),
+        out.join("USER.md").to_str().unwrap(),
+    ]);
+    assert_eq!(copy.read("MEMORY.md"), home.read("MEMORY.md"));
+    assert_eq!(copy.read("USER.md"), home.read("USER.md"));
+    assert_eq!(json(&copy.ok(&["export"])), exported);
+}
+
+#[test]
+fn import_backs_up_replaced_text() {
+    let home = Home::new();
+    home.ok(&["add", "old note"]);
+    let src = tempfile::tempdir().unwrap();
+    let file = src.path().join("MEMORY.md");
+    fs::write(&file, "new note").unwrap();
+    let out = home.ok(&["import", file.to_str().unwrap()]);
+    assert!(out.contains("backed up as MEMORY.md.bak."), "{out}");
+    assert_eq!(home.read_text("MEMORY.md"), "new note");
+    let backups = home.backups("MEMORY.md");
+    assert_eq!(backups.len(), 1);
+    assert_eq!(fs::read_to_string(&backups[0]).unwrap(), "old note");
+}
+
+#[test]
+fn schema_lists_the_actions() {
+    let home = Home::new();
+    let schema = json(&home.ok(&["schema"]));
+    assert_eq!(schema["name"], "memory");
+    assert_eq!(
+        schema["parameters"]["properties"]["action"]["enum"],
+        serde_json::json!(["add", "replace", "remove"])
+    );
+}
+
+#[test]
+fn tool_runs_raw_calls_and_exits_by_success() {
+    let home = Home::new();
+    let out = home.run(&[
+        "tool",
+        r#"{"action": "add", "target": "user", "content": "Likes tea"}"#,
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let result = json(&text(&out.stdout));
+    assert_eq!(result["success"], true);
+    assert_eq!(result["entry_count"], 1);
+    assert_eq!(home.read_text("USER.md"), "Likes tea");
+
+    let out = home.run_with_stdin(
+        &["tool", "-"],
+        br#"{"action": "fly", "target": "user", "content": "x"}"#,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let result = json(&text(&out.stdout));
+    assert_eq!(result["success"], false);
+    assert_eq!(result["code"], "unknown-action");
+
+    let out = home.run(&["tool", "{not json"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(json(&text(&out.stdout))["code"], "invalid-input");
+    assert_eq!(home.read_text("USER.md"), "Likes tea");
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_is_there() {
+    let home = Home::new();
+    assert_eq!(home.run(&["add"]).status.code(), Some(2));
+    assert_eq!(
+        home.run(&["add", "-t", "brain", "x"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(home.run(&["frobnicate"]).status.code(), Some(2));
+    let help = home.ok(&["--help"]);
+    for command in [
+        "status", "prompt", "add", "replace", "remove", "tool", "schema", "export", "import",
+    ] {
+        assert!(help.contains(command), "{command}: {help}");
+    }
+    let help = home.ok(&["add", "--help"]);
+    assert!(help.contains("--target"), "{help}");
+}
