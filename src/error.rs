@@ -175,3 +175,19 @@ mod tests {
         }
     }
 }
+
+#[cfg(test)]
+mod drift {
+    use super::ErrorKind;
+
+    /// The TypeScript types list exactly the core's codes.
+    #[test]
+    fn typescript_error_codes_match_the_core() {
+        let ts = include_str!("bindings/js/types.d.ts");
+        let start = ts.find("export type ErrorCode =").expect("ErrorCode type");
+        let block = &ts[start..ts[start..].find(';').map_or(ts.len(), |e| start + e)];
+        let listed: Vec<&str> = block.split('"').skip(1).step_by(2).collect();
+        let codes: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(listed, codes);
+    }
+}

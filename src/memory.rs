@@ -147,17 +147,26 @@ impl<S: Storage> Memory<S> {
                     self.config.storage_limit(target),
                 )
             }
-            Err(rejected) => {
-                self.failed_writes = self.failed_writes.saturating_add(1);
-                if self.failed_writes > MAX_FAILED_WRITES {
-                    return ToolResult::stop_retrying(&rejected.error);
-                }
-                let target = rejected.target;
-                let store = target.map(|t| &self.stores[t.index()]);
-                let limit = target.map_or(0, |t| self.config.storage_limit(t));
-                ToolResult::failed(rejected, store, limit)
-            }
+            Err(rejected) => self.failed(rejected),
         }
+    }
+
+    /// The result of a tool call whose arguments a binding could not even
+    /// decode (say, a JS string with a lone surrogate). It counts as a
+    /// failed write, like any other.
+    pub fn reject(&mut self, error: Error) -> ToolResult {
+        self.failed(Rejected::from(error))
+    }
+
+    fn failed(&mut self, rejected: Rejected) -> ToolResult {
+        self.failed_writes = self.failed_writes.saturating_add(1);
+        if self.failed_writes > MAX_FAILED_WRITES {
+            return ToolResult::stop_retrying(&rejected.error);
+        }
+        let target = rejected.target;
+        let store = target.map(|t| &self.stores[t.index()]);
+        let limit = target.map_or(0, |t| self.config.storage_limit(t));
+        ToolResult::failed(rejected, store, limit)
     }
 
     async fn write(&mut self, call: &ToolCall) -> Result<(tool::Applied, Target), Rejected> {

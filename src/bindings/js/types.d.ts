@@ -1,0 +1,141 @@
+/** Stable error codes: `MnemoError.code` and `ToolResult.code`. */
+export type ErrorCode =
+  | "invalid-input"
+  | "unknown-action"
+  | "unknown-target"
+  | "empty"
+  | "invalid-text"
+  | "too-long"
+  | "no-match"
+  | "ambiguous-match"
+  | "store-full"
+  | "store-disabled"
+  | "store-damaged"
+  | "retry-limit"
+  | "invalid-config"
+  | "closed"
+  | "locked"
+  | "storage"
+  | "internal";
+
+/** What every rejected promise of mnemo carries (API misuse, storage failure). */
+export interface MnemoError extends Error {
+  name: "MnemoError";
+  code: ErrorCode;
+}
+
+/** Which store: the agent's notes or the user profile. */
+export type Target = "memory" | "user";
+
+/** One operation of the memory tool. */
+export interface ToolOperation {
+  action: "add" | "replace" | "remove";
+  target?: Target;
+  content?: string;
+  old_text?: string;
+}
+
+/** The memory tool's arguments, exactly as an LLM emits them. */
+export interface ToolArgs {
+  action?: "add" | "replace" | "remove";
+  target?: Target;
+  content?: string | null;
+  old_text?: string | null;
+  /** Several operations applied atomically (all or none). */
+  operations?: ToolOperation[];
+}
+
+/** What the memory tool answers; hand it back to the LLM as the tool result. */
+export interface ToolResult {
+  success: boolean;
+  message?: string;
+  error?: string;
+  code?: ErrorCode;
+  target?: Target;
+  /** `"67% — 1,474/2,200 chars"`; `"2,100/2,200"` in a store-full error. */
+  usage?: string;
+  entry_count?: number;
+  /** For `store-full`: the live entries, so the model can consolidate. */
+  current_entries?: string[];
+  /** `true`: too many failed writes this turn, stop retrying. */
+  done?: boolean;
+}
+
+/** The tool definition: OpenAI `{name, description, parameters}`; use `parameters` as Anthropic's `input_schema`. */
+export interface ToolSchema {
+  name: "memory";
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** Configuration: the spec's `memory:` keys, snake_case. Unknown keys are an error. */
+export interface MemoryConfig {
+  memory?: {
+    memory_enabled?: boolean;
+    user_profile_enabled?: boolean;
+    /** Verbatim budget of MEMORY.md (default 2,200 chars). */
+    memory_char_limit?: number;
+    /** Verbatim budget of USER.md (default 1,375 chars). */
+    user_char_limit?: number;
+    /** Must stay false in this version (approval arrives later). */
+    write_approval?: boolean;
+    recall?: {
+      enabled?: boolean;
+      /** Storage limit of MEMORY.md (default 120,000 chars). */
+      memory_char_limit?: number;
+      /** Storage limit of USER.md (default 24,000 chars). */
+      user_char_limit?: number;
+      top_k?: number;
+      max_chars?: number;
+      hops?: number;
+    };
+  };
+}
+
+/** A place to keep named blobs: edge KV, Durable Object storage, anything. */
+export interface StorageAdapter {
+  /** The blob, or null when absent. */
+  read(name: string): Promise<string | Uint8Array | null> | string | Uint8Array | null;
+  /** Replace the blob atomically. `data` is a string, or bytes for the backup of a damaged file. */
+  write(name: string, data: string | Uint8Array): Promise<void> | void;
+  list(): Promise<string[]> | string[];
+  delete(name: string): Promise<void> | void;
+  /** Optional: exclude other writers (throw an error with `code: "locked"` on timeout). */
+  lock?(): Promise<void> | void;
+  unlock?(): Promise<void> | void;
+}
+
+/** Options of `Memory.open`. */
+export interface MemoryOptions {
+  /** `"memory"` (default), `"fs"` (Node: a directory in the CLI's format) or an adapter. */
+  storage?: "memory" | "fs" | StorageAdapter;
+  /** The memories directory, for `storage: "fs"`. */
+  dir?: string;
+  config?: MemoryConfig;
+}
+
+/** The status of one store. */
+export interface StoreStatus {
+  enabled: boolean;
+  entries: number;
+  chars: number;
+  verbatim_budget: number;
+  storage_limit: number;
+  mode: "in prompt" | "searched";
+  usage: string;
+  /** Why writes to this store's file are refused, or null. */
+  damaged: string | null;
+}
+
+/** What `status()` reports. */
+export interface Status {
+  storage: "memory" | "fs" | "host";
+  memory: StoreStatus;
+  user: StoreStatus;
+}
+
+/** Both stores as Markdown text. */
+export interface MarkdownFiles {
+  "MEMORY.md": string;
+  "USER.md": string;
+}
