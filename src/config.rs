@@ -90,8 +90,18 @@ pub const MAX_LIMIT: usize = 10_000_000;
 impl Config {
     /// Parses a JSON configuration object and validates it.
     pub fn from_json(value: &serde_json::Value) -> Result<Config> {
-        let config: Config = serde_json::from_value(value.clone())
-            .map_err(|e| Error::new(ErrorKind::InvalidConfig, format!("invalid config: {e}")))?;
+        let config: Config = serde_path_to_error::deserialize(value.clone()).map_err(|e| {
+            let path = e.path().to_string();
+            let at = if path == "." {
+                String::new()
+            } else {
+                format!(" at {path}")
+            };
+            Error::new(
+                ErrorKind::InvalidConfig,
+                format!("invalid config{at}: {}", e.inner()),
+            )
+        })?;
         config.validate()?;
         Ok(config)
     }
@@ -213,6 +223,7 @@ mod tests {
         assert!(e.message().contains("memroy_char_limit"), "{e}");
         let e = Config::from_json(&json!({"memory": {"recall": {"topk": 5}}})).unwrap_err();
         assert!(e.message().contains("topk"), "{e}");
+        assert!(e.message().contains("memory.recall"), "{e}");
     }
 
     #[test]

@@ -220,8 +220,12 @@ impl<S: Storage> Memory<S> {
             let text = work[i].serialize().into_bytes();
             let old = &self.raw[i];
             let differs = old.as_deref() != Some(text.as_slice());
-            let needs_backup = matches!(self.stores[i].state(), FileState::NonCanonical)
-                || (backup_all && differs);
+            // A damaged file was already backed up when it was read.
+            let needs_backup = match self.stores[i].state() {
+                FileState::NonCanonical => true,
+                FileState::Damaged(_) => false,
+                FileState::Canonical => backup_all && differs,
+            };
             if let (true, Some(old)) = (needs_backup, old) {
                 if !old.is_empty() {
                     changes.push(Change::Write {

@@ -518,13 +518,25 @@ pub async fn damaged_file_refuses_writes_and_is_kept() {
     // The other store still works, and reopening makes no second backup.
     assert_ok(&m.tool(&add("user", "fine")).await);
     drop(m);
-    let _m = open(&s, Config::default()).await;
-    let count = s
-        .snapshot()
-        .keys()
-        .filter(|k| k.starts_with("MEMORY.md.bak."))
-        .count();
-    assert_eq!(count, 1);
+    let mut m = open(&s, Config::default()).await;
+    let backups = |s: &MemoryStorage| {
+        s.snapshot()
+            .keys()
+            .filter(|k| k.starts_with("MEMORY.md.bak."))
+            .count()
+    };
+    assert_eq!(backups(&s), 1);
+    // A person repairs it by importing a fixed file: no second backup, and
+    // the store is writable again.
+    let mut fixed = mnemo::Files::new();
+    fixed.insert(
+        "MEMORY.md".into(),
+        "Staging server 10.0.1.50 needs SSH port 2222".into(),
+    );
+    m.import_markdown(&fixed).await.unwrap();
+    assert_eq!(backups(&s), 1);
+    assert_eq!(m.status().memory.damaged, None);
+    assert_ok(&m.tool(&add("memory", "new")).await);
 }
 
 pub async fn import_is_all_or_nothing_and_backs_up() {

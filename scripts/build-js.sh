@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Builds the npm package into pkg/: one wasm-bindgen build per target
+# (nodejs, bundler, web) and a package.json whose "exports" picks the right
+# one. Usage: scripts/build-js.sh [--dev]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+profile=--release
+[ "${1:-}" = "--dev" ] && profile=--dev
+
+rm -rf pkg
+for target in nodejs bundler web; do
+  out=$target
+  [ "$target" = nodejs ] && out=node
+  wasm-pack --quiet build "$profile" --target "$target" --out-dir "pkg/$out" --out-name mnemo \
+    --no-pack -- --no-default-features --features js
+  rm -f "pkg/$out/.gitignore"
+done
+
+version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
+cat > pkg/package.json <<JSON
+{
+  "name": "mnemo",
+  "version": "$version",
+  "description": "Agent memory that runs where the agent runs: bounded Markdown stores, a memory tool and a frozen prompt, in WebAssembly.",
+  "license": "MIT OR Apache-2.0",
+  "main": "./node/mnemo.js",
+  "module": "./bundler/mnemo.js",
+  "types": "./node/mnemo.d.ts",
+  "sideEffects": ["./bundler/mnemo.js", "./bundler/snippets/*"],
+  "exports": {
+    ".": {
+      "types": "./node/mnemo.d.ts",
+      "node": "./node/mnemo.js",
+      "default": "./bundler/mnemo.js"
+    },
+    "./web": {
+      "types": "./web/mnemo.d.ts",
+      "default": "./web/mnemo.js"
+    },
+    "./package.json": "./package.json"
+  },
+  "files": ["node", "bundler", "web", "README.md"],
+  "engines": { "node": ">=20.19" }
+}
+JSON
+cp README.md pkg/README.md
+echo "built pkg/ (node, bundler, web): $(wc -c < pkg/web/mnemo_bg.wasm) bytes of wasm"

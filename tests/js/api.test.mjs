@@ -1,0 +1,245 @@
+// The npm package's JS API under Node.js, through the built package in
+// pkg/node (run scripts/build-js.sh first). These are the behaviours that
+// only exist at the JS boundary: promises, thrown MnemoErrors, JS strings
+// with lone surrogates, adapters, the "fs" storage shared with the CLI.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { mkdtempSync, readFileSync, writeFileSync, existsSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { spawn, execFileSync } from "node:child_process";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const pkg = join(root, "pkg", "node", "mnemo.js");
+if (!existsSync(pkg)) throw new Error("pkg/node is missing: run scripts/build-js.sh first");
+const require = createRequire(import.meta.url);
+const { Memory, errorCodes } = require(pkg);
+
+const tmp = () => mkdtempSync(join(tmpdir(), "mnemo-js-"));
+const add = (target, content) => ({ action: "add", target, content });
+
+async function rejects(promise, code) {
+  try {
+    await promise;
+  } catch (e) {
+    assert.equal(e.name, "MnemoError", String(e));
+    assert.equal(e.code, code, e.message);
+    assert.ok(e instanceof Error);
+    return e;
+  }
+  assert.fail(`expected a MnemoError with code ${code}`);
+}
+
+test("every instance method returns a promise; the schema is synchronous", async () => {
+  const m = await Memory.open({ storage: "memory" });
+  for (const call of [
+    () => m.tool(add("memory", "x")),
+    () => m.systemPrompt(),
+    () => m.startSession(),
+    () => m.status(),
+    () => m.exportMarkdown(),
+    () => m.importMarkdown({ "USER.md": "Name: Ada" }),
+  ]) {
+    const p = call();
+    assert.ok(p instanceof Promise);
+    await p;
+  }
+  const schema = Memory.toolSchema();
+  assert.equal(schema.name, "memory");
+  assert.equal(schema.parameters.type, "object");
+  assert.deepEqual(schema.parameters.properties.action.enum, ["add", "replace", "remove"]);
+  assert.equal(schema.parameters.additionalProperties, false);
+  assert.ok(schema.description.includes("Skip"));
+  JSON.parse(JSON.stringify(schema));
+  await m.close();
+});
+
+test("tool never throws on what an LLM sends", async () => {
+  const m = await Memory.open({});
+  const cases = [
+    [undefined, "invalid-input"],
+    [null, "invalid-input"],
+    [42, "invalid-input"],
+    ["garbage", "invalid-input"],
+    [{ action: "add", target: "memory", content: 10n }, "invalid-input"],
+    [{ action: "add", target: "memory", content: "bad \ud800 text" }, "invalid-text"],
+    [{ action: "add", target: "memory", content: "bad \udfff" }, "invalid-text"],
+    [{ action: "add", target: "memory", content: "nul \u0000 byte" }, "invalid-text"],
+    [{ action: "add", target: "memory", content: undefined }, "empty"],
+    [{ action: "add", target: "brain", content: "x" }, "unknown-target"],
+    [{ action: "forget", target: "memory" }, "unknown-action"],
+    [{ action: "add", target: "memory", content: "x", priority: 1 }, "invalid-input"],
+  ];
+  for (const [args, code] of cases) {
+    await m.startSession(); // a fresh turn, so the retry cap stays out of the way
+    const r = await m.tool(args);
+    assert.equal(r.success, false, JSON.stringify(String(args)));
+    assert.equal(r.code, code, r.error);
+    assert.ok(r.error.length > 10);
+  }
+  const files = await m.exportMarkdown();
+  assert.deepEqual(files, { "MEMORY.md": "", "USER.md": "" });
+});
+
+test("a lone surrogate counts as a failed write for the retry cap", async () => {
+  const m = await Memory.open({});
+  const bad = { action: "add", target: "memory", content: "\ud800" };
+  for (let i = 0; i < 3; i++) assert.equal((await m.tool(bad)).code, "invalid-text");
+  const r = await m.tool(bad);
+  assert.equal(r.code, "retry-limit");
+  assert.equal(r.done, true);
+});
+
+test("API misuse throws a MnemoError with a code", async () => {
+  let e = await rejects(Memory.open({ config: { memory: { memroy_char_limit: 5 } } }), "invalid-config");
+  assert.match(e.message, /memroy_char_limit/);
+  e = await rejects(Memory.open({ stroage: "memory" }), "invalid-config");
+  assert.match(e.message, /stroage/);
+  await rejects(Memory.open({ storage: "floppy" }), "invalid-config");
+  await rejects(Memory.open({ storage: "fs" }), "invalid-config");
+  await rejects(Memory.open({ storage: { read() {} } }), "invalid-config");
+  await rejects(Memory.open("memory"), "invalid-config");
+  const m = await Memory.open({});
+  await m.close();
+  await rejects(m.tool(add("memory", "x")), "closed");
+  await rejects(m.systemPrompt(), "closed");
+  await rejects(m.status(), "closed");
+  await rejects(m.importMarkdown({ "MEMORY.md": "x" }), "closed");
+  const m2 = await Memory.open({});
+  await rejects(m2.importMarkdown({ "MEMORY.md": "a \ud800" }), "invalid-text");
+  await rejects(m2.importMarkdown({ "NOTES.md": "a" }), "invalid-input");
+  await rejects(m2.importMarkdown("MEMORY.md"), "invalid-input");
+});
+
+test("overlapping calls queue instead of failing", async () => {
+  const m = await Memory.open({});
+  const results = await Promise.all(
+    Array.from({ length: 25 }, (_, i) => m.tool(add("memory", `note ${i}`))),
+  );
+  assert.ok(results.every((r) => r.success));
+  const status = await m.status();
+  assert.equal(status.memory.entries, 25);
+  const closing = m.close();
+  await rejects(m.tool(add("memory", "late")), "closed");
+  await closing;
+});
+
+test("frozen prompt and live tool results", async () => {
+  const m = await Memory.open({});
+  assert.equal(await m.systemPrompt(), "");
+  const r = await m.tool(add("user", "Prefers TypeScript over JavaScript"));
+  assert.equal(r.usage, "0% — 34/24,000 chars");
+  assert.equal(r.entry_count, 1);
+  assert.equal(await m.systemPrompt(), "");
+  const prompt = await m.startSession();
+  assert.ok(prompt.includes("USER PROFILE (who the user is) [2% — 34/1,375 chars]"));
+  assert.equal(await m.systemPrompt(), prompt);
+});
+
+test("import normalises CRLF and BOM; export is canonical", async () => {
+  const m = await Memory.open({});
+  const status = await m.importMarkdown({ "MEMORY.md": "\ufeffone\r\n§\r\ntwo\r\n" });
+  assert.equal(status.memory.entries, 2);
+  assert.deepEqual(await m.exportMarkdown(), { "MEMORY.md": "one\n§\ntwo", "USER.md": "" });
+});
+
+test("a host adapter object stores the blobs", async () => {
+  const blobs = new Map();
+  const calls = [];
+  const adapter = {
+    async read(name) {
+      calls.push(`read ${name}`);
+      return blobs.has(name) ? blobs.get(name) : null;
+    },
+    async write(name, data) {
+      calls.push(`write ${name}`);
+      blobs.set(name, data);
+    },
+    async list() {
+      return [...blobs.keys()];
+    },
+    async delete(name) {
+      blobs.delete(name);
+    },
+  };
+  const m = await Memory.open({ storage: adapter });
+  assert.equal((await m.status()).storage, "host");
+  assert.ok((await m.tool(add("memory", "kept by the host"))).success);
+  assert.equal(blobs.get("MEMORY.md"), "kept by the host");
+  // Reopening from what the host persisted.
+  const again = await Memory.open({ storage: adapter });
+  assert.ok((await again.startSession()).includes("kept by the host"));
+  // Bytes are accepted too.
+  blobs.set("USER.md", new TextEncoder().encode("Name: Ada"));
+  assert.equal((await again.status()).user.entries, 1);
+  // A failing write is a tool error and changes nothing.
+  adapter.write = async () => {
+    throw new Error("quota exceeded");
+  };
+  const r = await again.tool(add("memory", "second"));
+  assert.equal(r.success, false);
+  assert.equal(r.code, "storage");
+  assert.match(r.error, /quota exceeded/);
+  assert.equal(blobs.get("MEMORY.md"), "kept by the host");
+  assert.equal(r.entry_count, 1);
+  // An adapter may report mnemo codes.
+  adapter.lock = async () => {
+    throw Object.assign(new Error("busy"), { code: "locked" });
+  };
+  assert.equal((await again.tool(add("memory", "third"))).code, "locked");
+});
+
+test("storage fs writes the CLI's format atomically and shares it", async () => {
+  const dir = tmp();
+  const m = await Memory.open({ storage: "fs", dir });
+  assert.ok((await m.tool(add("memory", "Server runs Debian 12"))).success);
+  assert.ok((await m.tool(add("memory", "Docker is rootless"))).success);
+  assert.equal(readFileSync(join(dir, "MEMORY.md"), "utf8"), "Server runs Debian 12\n§\nDocker is rootless");
+  assert.deepEqual(readdirSync(dir).sort(), ["MEMORY.md"], "no temp or lock files are left");
+  // A second instance and a hand edit are both seen before the next write.
+  const other = await Memory.open({ storage: "fs", dir });
+  assert.ok((await other.tool(add("memory", "from the other instance"))).success);
+  assert.ok((await m.tool(add("memory", "from the first again"))).success);
+  assert.equal((await m.status()).memory.entries, 4);
+  // The native CLI reads the same directory.
+  const cli = join(root, "target", "debug", "mnemo");
+  if (existsSync(cli)) {
+    const out = execFileSync(cli, ["--dir", dir, "status", "--json"], { encoding: "utf8" });
+    assert.equal(JSON.parse(out).memory.entries, 4);
+  }
+});
+
+test("two Node processes writing one directory lose nothing", async () => {
+  const dir = tmp();
+  const script = `
+    const { Memory } = require(${JSON.stringify(pkg)});
+    (async () => {
+      const m = await Memory.open({ storage: "fs", dir: ${JSON.stringify(dir)} });
+      for (let i = 0; i < 30; i++) {
+        const r = await m.tool({ action: "add", target: "memory", content: process.argv[1] + " " + i });
+        if (!r.success) { console.error(JSON.stringify(r)); process.exit(1); }
+      }
+    })();`;
+  const run = (name) =>
+    new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, ["-e", script, name], { stdio: ["ignore", "inherit", "inherit"] });
+      child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${name} exited ${code}`))));
+    });
+  await Promise.all([run("alpha"), run("beta")]);
+  const m = await Memory.open({ storage: "fs", dir });
+  const entries = (await m.exportMarkdown())["MEMORY.md"].split("\n§\n");
+  assert.equal(entries.length, 60);
+  for (let i = 0; i < 30; i++) {
+    assert.ok(entries.includes(`alpha ${i}`) && entries.includes(`beta ${i}`));
+  }
+});
+
+test("the TypeScript types carry the error codes and typed promises", () => {
+  const dts = readFileSync(join(root, "pkg", "node", "mnemo.d.ts"), "utf8");
+  for (const code of errorCodes()) assert.ok(dts.includes(`"${code}"`), code);
+  assert.match(dts, /tool\(args: ToolArgs \| unknown\): Promise<ToolResult>/);
+  assert.match(dts, /static open\(opts: MemoryOptions\): Promise<Memory>/);
+  assert.match(dts, /status\(\): Promise<Status>/);
+});
