@@ -15,6 +15,12 @@ for target in nodejs bundler web; do
   wasm-pack --quiet build "$profile" --target "$target" --out-dir "pkg/$out" --out-name mnemo \
     --no-pack -- --no-default-features --features js
   rm -f "pkg/$out/.gitignore"
+  # Debian's wasm-opt breaks wasm-bindgen output; npm binaryen (pinned in
+  # package.json) is the one that works. Release builds only.
+  if [ "$profile" = --release ]; then
+    node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+      "pkg/$out/mnemo_bg.wasm" -o "pkg/$out/mnemo_bg.wasm"
+  fi
 done
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
@@ -45,4 +51,6 @@ cat > pkg/package.json <<JSON
 }
 JSON
 cp README.md pkg/README.md
-echo "built pkg/ (node, bundler, web): $(wc -c < pkg/web/mnemo_bg.wasm) bytes of wasm"
+# Lets the examples and tests import the package by name, as users do.
+mkdir -p node_modules && ln -sfn ../pkg node_modules/mnemo
+echo "built pkg/ (node, bundler, web): $(wc -c < pkg/web/mnemo_bg.wasm) bytes of wasm, $(gzip -9 -c pkg/web/mnemo_bg.wasm | wc -c) gzipped"

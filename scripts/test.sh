@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Installs what is missing, then runs every check and test of mnemo:
+# formatting, clippy (host and wasm32), docs, the native suites (unit,
+# behaviour, CLI, doc tests), the behaviour suite in wasm under Node, in a
+# headless Chromium page and in a dedicated worker, the npm package's JS API
+# tests, and the demo page in a real browser.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup.sh
+export PATH="$HOME/.cargo/bin:$PATH"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+wasm=(--target wasm32-unknown-unknown --no-default-features --features js)
+
+step "format"
+cargo fmt --check
+
+step "clippy (host, wasm32)"
+cargo clippy --all-targets --quiet -- -D warnings
+cargo clippy "${wasm[@]}" --all-targets --quiet -- -D warnings
+
+step "docs"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet "${wasm[@]}"
+
+step "native tests"
+cargo test --quiet
+
+step "behaviour suite in wasm: node"
+wasm-pack --quiet test --node --no-default-features --test wasm_node
+
+step "npm package + JS API tests (node)"
+scripts/build-js.sh
+node --test tests/js/
+node examples/quickstart.mjs >/dev/null
+
+step "behaviour suite in wasm: browser page, dedicated worker"
+wasm-pack --quiet test --headless --chrome --chromedriver "$(command -v chromedriver)" \
+  --no-default-features --test wasm_browser
+wasm-pack --quiet test --headless --chrome --chromedriver "$(command -v chromedriver)" \
+  --no-default-features --test wasm_worker
+
+step "demo page in Chromium"
+rm -rf www/pkg && cp -r pkg/web www/pkg
+node --test tests/page/
+
+printf '\n\033[1mall checks passed\033[0m\n'

@@ -1,0 +1,479 @@
+// The mnemo demo page: one in-tab memory, the memory tool (form and raw
+// JSON), the live stores, the frozen system prompt, export/import and the
+// tool schema. Plain ES module, no framework, no build step.
+//
+// Every call goes through `state.memory`; after each one the live stores are
+// re-read (exportMarkdown + status) before the result is shown, so whatever
+// the page displays is consistent with the last call.
+
+const PKG = "./pkg/mnemo.js";
+
+/** The two stores, in display order. */
+const STORES = [
+  { target: "memory", file: "MEMORY.md", label: "MEMORY" },
+  { target: "user", file: "USER.md", label: "USER PROFILE" },
+];
+
+/** The entry delimiter of the Markdown files. */
+const DELIMITER = "\n§\n";
+
+const BATCH_EXAMPLE = {
+  operations: [
+    { action: "add", target: "memory", content: "Project uses tabs, 120-char lines, Google-style docstrings" },
+    { action: "add", target: "user", content: "User prefers concise answers without preamble" },
+  ],
+};
+
+const state = {
+  /** The wasm module's exports ({Memory, errorCodes}). */
+  mnemo: null,
+  /** The open Memory. */
+  memory: null,
+  /** Sessions started on this page (1 once opened). */
+  session: 0,
+  /** exportMarkdown() when the current session started: to tell when the prompt is stale. */
+  sessionFiles: null,
+  /** The live files, as of the last refresh. */
+  liveFiles: null,
+  /** Tool calls shown so far (the result panel's data-seq). */
+  seq: 0,
+  /** Operations in flight (for aria-busy). */
+  busy: 0,
+};
+
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------- helpers
+
+const formatNumber = (n) => Number(n).toLocaleString("en-US");
+
+const plural = (n, one, many) => `${formatNumber(n)} ${n === 1 ? one : many}`;
+
+/** The entries of a store's Markdown text (an empty store has none). */
+function splitEntries(text) {
+  return text === "" ? [] : text.split(DELIMITER);
+}
+
+/** Runs `fn` with the page marked busy. */
+async function busy(fn) {
+  state.busy += 1;
+  $("app").setAttribute("aria-busy", "true");
+  try {
+    return await fn();
+  } finally {
+    state.busy -= 1;
+    if (state.busy === 0) $("app").setAttribute("aria-busy", "false");
+  }
+}
+
+/** The code of a rejected mnemo promise (a MnemoError), or a fallback. */
+const codeOf = (e) => (e && typeof e.code === "string" ? e.code : "error");
+
+const messageOf = (e) => (e && e.message ? e.message : String(e));
+
+/** Shows an error as "code: message" in `el`; clears it when `e` is null. */
+function showError(el, e) {
+  el.replaceChildren();
+  if (e == null) {
+    el.hidden = true;
+    delete el.dataset.code;
+    return;
+  }
+  const code = document.createElement("code");
+  code.className = "error-code";
+  code.textContent = codeOf(e);
+  el.append(code, " ", messageOf(e));
+  el.dataset.code = codeOf(e);
+  el.classList.add("error");
+  el.hidden = false;
+}
+
+/** Shows a plain message in a status element. */
+function showMessage(el, text) {
+  el.replaceChildren(text);
+  el.classList.remove("error");
+  delete el.dataset.code;
+  el.hidden = false;
+}
+
+function setAppStatus(stateName, text, error) {
+  const el = $("app-status");
+  el.dataset.state = stateName;
+  if (error) showError(el, error);
+  else showMessage(el, text);
+  if (error && text) el.prepend(`${text} `);
+}
+
+/** Ctrl/Cmd+Enter in a textarea submits its form. */
+function submitOnCtrlEnter(textarea) {
+  textarea.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      textarea.form.requestSubmit();
+    }
+  });
+}
+
+// ---------------------------------------------------------------- stores
+
+/** Re-reads both stores and renders them. */
+async function refreshStores() {
+  try {
+    const [files, status] = await Promise.all([
+      state.memory.exportMarkdown(),
+      state.memory.status(),
+    ]);
+    state.liveFiles = files;
+    for (const store of STORES) renderStore(store, files[store.file], status[store.target]);
+    renderStale();
+  } catch (e) {
+    setAppStatus("error", "Could not read the stores:", e);
+  }
+}
+
+function renderStore(store, text, status) {
+  const id = `store-${store.target}`;
+  const entries = splitEntries(text);
+  $(`${id}-usage`).textContent = status.usage;
+  $(`${id}-count`).textContent = plural(status.entries, "entry", "entries");
+  $(`${id}-mode`).textContent = describeMode(status);
+  $(`${id}-mode`).dataset.mode = status.mode;
+  renderFlags($(`${id}-flags`), status);
+  const list = $(`${id}-entries`);
+  list.replaceChildren(...entries.map((entry, i) => entryItem(store, entry, i)));
+  list.hidden = entries.length === 0;
+  $(`${id}-empty`).hidden = entries.length !== 0;
+}
+
+function describeMode(status) {
+  const budget = formatNumber(status.verbatim_budget);
+  return status.mode === "in prompt"
+    ? `in prompt (sent verbatim while under ${budget} chars)`
+    : `searched (over the ${budget}-char verbatim budget)`;
+}
+
+function renderFlags(el, status) {
+  const flags = [];
+  if (!status.enabled) flags.push("This store is disabled in the configuration.");
+  if (status.damaged) flags.push(`Writes are refused: ${status.damaged}`);
+  el.textContent = flags.join(" ");
+  el.hidden = flags.length === 0;
+}
+
+/** One entry of a store, with buttons that prefill the tool form. */
+function entryItem(store, entry, index) {
+  const li = document.createElement("li");
+  const text = document.createElement("pre");
+  text.className = "entry-text";
+  text.textContent = entry;
+  const actions = document.createElement("div");
+  actions.className = "entry-actions";
+  const where = `entry ${index + 1} of ${store.label}`;
+  actions.append(
+    smallButton("Replace…", `Replace ${where}`, () => prefillForm("replace", store.target, entry)),
+    smallButton("Remove…", `Remove ${where}`, () => prefillForm("remove", store.target, entry)),
+  );
+  li.append(text, actions);
+  return li;
+}
+
+function smallButton(text, label, onClick) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "small";
+  button.textContent = text;
+  button.setAttribute("aria-label", label);
+  button.addEventListener("click", onClick);
+  return button;
+}
+
+// ---------------------------------------------------------------- tool form
+
+/** Shows the fields the chosen action uses. */
+function syncFormFields() {
+  const action = $("tool-action").value;
+  $("tool-old-text-field").hidden = action === "add";
+  $("tool-content-field").hidden = action === "remove";
+}
+
+/** The tool arguments the form describes, as an LLM would send them. */
+function formArgs() {
+  const action = $("tool-action").value;
+  const args = { action, target: $("tool-target").value };
+  if (action !== "remove") args.content = $("tool-content").value;
+  if (action !== "add") args.old_text = $("tool-old-text").value;
+  return args;
+}
+
+/** Fills the form to replace or remove `entry`, and focuses the next field to edit. */
+function prefillForm(action, target, entry) {
+  $("tool-action").value = action;
+  $("tool-target").value = target;
+  $("tool-old-text").value = entry;
+  if (action === "replace") $("tool-content").value = entry;
+  syncFormFields();
+  const next = action === "replace" ? $("tool-content") : $("tool-run");
+  next.scrollIntoView({ block: "center" });
+  next.focus();
+}
+
+async function onToolSubmit(ev) {
+  ev.preventDefault();
+  const result = await runTool(formArgs());
+  if (result && result.success) {
+    $("tool-content").value = "";
+    $("tool-old-text").value = "";
+  }
+}
+
+async function onRawSubmit(ev) {
+  ev.preventDefault();
+  const raw = $("raw-args").value;
+  let args;
+  try {
+    args = JSON.parse(raw);
+  } catch (e) {
+    renderParseError(raw, e);
+    return;
+  }
+  await runTool(args);
+}
+
+function insertBatchExample() {
+  $("raw-args").value = JSON.stringify(BATCH_EXAMPLE, null, 2);
+  $("raw-args").focus();
+}
+
+// ---------------------------------------------------------------- tool calls
+
+/** Runs one memory tool call, refreshes the stores, then shows the result. */
+function runTool(args) {
+  return busy(async () => {
+    let result = null;
+    let error = null;
+    try {
+      result = await state.memory.tool(args);
+    } catch (e) {
+      error = e;
+    }
+    await refreshStores();
+    if (error) renderRejected(args, error);
+    else renderResult(args, result);
+    return result;
+  });
+}
+
+/** Shows a ToolResult: success or failure with its code. */
+function renderResult(args, result) {
+  const ok = result.success === true;
+  showResult({
+    success: ok,
+    code: ok ? "" : result.code || "",
+    badge: ok ? "success" : `failed · ${result.code || "error"}`,
+    message: ok ? result.message || "" : result.error || "",
+    done: result.done === true,
+    args: JSON.stringify(args, null, 2),
+    json: JSON.stringify(result, null, 2),
+  });
+}
+
+/** Shows a rejected tool() promise (for instance `closed`). */
+function renderRejected(args, e) {
+  showResult({
+    success: false,
+    code: codeOf(e),
+    badge: `rejected · ${codeOf(e)}`,
+    message: messageOf(e),
+    done: false,
+    args: JSON.stringify(args, null, 2),
+    json: JSON.stringify({ name: e && e.name, code: codeOf(e), message: messageOf(e) }, null, 2),
+  });
+}
+
+/** Shows that the raw text is not JSON: nothing was sent to mnemo. */
+function renderParseError(raw, e) {
+  showResult({
+    success: false,
+    code: "",
+    badge: "not sent · invalid JSON",
+    message: `The raw call is not valid JSON (${messageOf(e)}); nothing was sent to mnemo.`,
+    done: false,
+    args: raw,
+    json: "",
+  });
+}
+
+function showResult({ success, code, badge, message, done, args, json }) {
+  state.seq += 1;
+  const panel = $("tool-result");
+  panel.dataset.success = String(success);
+  panel.dataset.code = code;
+  $("tool-result-empty").hidden = true;
+  $("tool-result-body").hidden = false;
+  const badgeEl = $("tool-result-badge");
+  badgeEl.textContent = badge;
+  badgeEl.className = `badge ${success ? "ok" : "fail"}`;
+  $("tool-result-message").textContent = message;
+  $("tool-result-done").hidden = !done;
+  $("tool-result-args").textContent = args;
+  $("tool-result-json").textContent = json;
+  $("tool-result-json").hidden = json === "";
+  panel.dataset.seq = String(state.seq);
+}
+
+// ---------------------------------------------------------------- frozen prompt
+
+function showPrompt(prompt) {
+  const pre = $("system-prompt");
+  pre.textContent = prompt;
+  pre.hidden = prompt === "";
+  $("system-prompt-empty").hidden = prompt !== "";
+  const time = new Date().toLocaleTimeString();
+  $("session-info").textContent = `Session ${state.session} · frozen at ${time}`;
+  pre.dataset.session = String(state.session);
+}
+
+/** Marks the prompt stale when the live stores differ from the session's start. */
+function renderStale() {
+  const a = state.sessionFiles;
+  const b = state.liveFiles;
+  const stale = !!a && !!b && STORES.some((s) => a[s.file] !== b[s.file]);
+  $("prompt-stale").hidden = !stale;
+  if (stale) {
+    $("prompt-stale").textContent =
+      "The live stores changed since this session started: start a new session to see the changes here.";
+  }
+}
+
+async function onStartSession() {
+  await busy(async () => {
+    try {
+      const prompt = await state.memory.startSession();
+      state.sessionFiles = await state.memory.exportMarkdown();
+      state.session += 1;
+      showPrompt(prompt);
+      showError($("session-error"), null);
+    } catch (e) {
+      showError($("session-error"), e);
+    }
+    await refreshStores();
+  });
+}
+
+// ---------------------------------------------------------------- export / import
+
+/** Offers `text` as a file download named `name`. */
+function download(name, text) {
+  const blob = new Blob([text], { type: "text/markdown;charset=utf-8" });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement("a");
+  a.href = url;
+  a.download = name;
+  a.hidden = true;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+}
+
+async function onExport(ev) {
+  const file = ev.currentTarget.dataset.file;
+  const status = $("files-status");
+  await busy(async () => {
+    try {
+      const files = await state.memory.exportMarkdown();
+      const text = files[file];
+      download(file, text);
+      const count = splitEntries(text).length;
+      showMessage(status, `Downloaded ${file}: ${plural(count, "entry", "entries")}, ${plural(text.length, "char", "chars")}.`);
+    } catch (e) {
+      showError(status, e);
+    }
+  });
+}
+
+async function onImport(ev) {
+  ev.preventDefault();
+  const input = $("import-files");
+  const status = $("files-status");
+  if (input.files.length === 0) {
+    showMessage(status, "Choose MEMORY.md and/or USER.md first.");
+    input.focus();
+    return;
+  }
+  await busy(async () => {
+    try {
+      const files = {};
+      for (const file of input.files) files[file.name] = await file.text();
+      await state.memory.importMarkdown(files);
+      const names = Object.keys(files).join(" and ");
+      showMessage(status, `Imported ${names}. The frozen prompt shows it after you start a new session.`);
+      input.value = "";
+    } catch (e) {
+      showError(status, e);
+    }
+    await refreshStores();
+  });
+}
+
+// ---------------------------------------------------------------- schema
+
+function renderSchema() {
+  const { Memory, errorCodes } = state.mnemo;
+  $("tool-schema-json").textContent = JSON.stringify(Memory.toolSchema(), null, 2);
+  const codes = errorCodes().map((code) => {
+    const el = document.createElement("code");
+    el.textContent = code;
+    return el;
+  });
+  $("error-codes").replaceChildren(...codes);
+}
+
+// ---------------------------------------------------------------- start-up
+
+function wireEvents() {
+  $("tool-action").addEventListener("change", syncFormFields);
+  $("tool-form").addEventListener("submit", onToolSubmit);
+  $("raw-form").addEventListener("submit", onRawSubmit);
+  $("raw-example").addEventListener("click", insertBatchExample);
+  submitOnCtrlEnter($("tool-content"));
+  submitOnCtrlEnter($("raw-args"));
+  $("start-session").addEventListener("click", onStartSession);
+  $("export-memory").addEventListener("click", onExport);
+  $("export-user").addEventListener("click", onExport);
+  $("import-form").addEventListener("submit", onImport);
+}
+
+async function loadMnemo() {
+  let mod;
+  try {
+    mod = await import(PKG);
+  } catch (e) {
+    throw Object.assign(new Error(
+      "mnemo's WebAssembly package is missing: run scripts/build-js.sh and copy pkg/web to www/pkg " +
+      `(${messageOf(e)})`,
+    ), { code: "missing-package" });
+  }
+  await mod.default();
+  return mod;
+}
+
+async function main() {
+  syncFormFields();
+  wireEvents();
+  state.mnemo = await loadMnemo();
+  state.memory = await state.mnemo.Memory.open({ storage: "memory" });
+  window.mnemo = { Memory: state.mnemo.Memory, memory: state.memory, errorCodes: state.mnemo.errorCodes };
+  renderSchema();
+  state.session = 1;
+  state.sessionFiles = await state.memory.exportMarkdown();
+  showPrompt(await state.memory.systemPrompt());
+  await refreshStores();
+  $("app").setAttribute("aria-busy", "false");
+  setAppStatus("ready", "Ready: an empty memory is open in this tab.");
+}
+
+main().catch((e) => {
+  setAppStatus("error", "mnemo failed to start:", e);
+  $("app").setAttribute("aria-busy", "false");
+});
