@@ -37,6 +37,7 @@ macro_rules! behaviour_suite {
             disabled_store_is_neither_rendered_nor_writable
             two_writers_lose_nothing
             crash_during_a_multi_file_commit_is_recovered
+            random_calls_never_panic_or_break_the_limits
         );
     };
     ($($name:ident)*) => {$(
@@ -659,4 +660,147 @@ pub async fn crash_during_a_multi_file_commit_is_recovered() {
     );
     assert!(!s.snapshot().contains_key(mnemo::storage::JOURNAL));
     assert!(s.read("USER.md").await.unwrap().is_some());
+}
+
+/// A small deterministic generator (xorshift), so the same calls run
+/// natively and in wasm without a dependency.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[(self.next() % items.len() as u64) as usize]
+    }
+}
+
+fn random_value(rng: &mut Rng, depth: u32) -> Value {
+    let texts = [
+        "",
+        " ",
+        "a",
+        "Server runs Debian 12",
+        "Debian",
+        "§",
+        "see § 5",
+        "x\n§\ny",
+        "кириллица",
+        "🚀 emoji",
+        "tab\tand\r\nCRLF",
+        "nul\u{0}",
+        "dark mode",
+        "User prefers dark mode in all editors",
+    ];
+    match rng.next() % 9 {
+        0 => Value::Null,
+        1 => json!(rng.next() % 3 == 0),
+        2 => json!(rng.next() % 1000),
+        3 | 4 | 5 => {
+            let mut t = rng.pick(&texts).to_string();
+            if rng.next() % 5 == 0 {
+                t = t.repeat((rng.next() % 300) as usize + 1);
+            }
+            json!(t)
+        }
+        6 if depth < 2 => Value::Array(
+            (0..rng.next() % 3)
+                .map(|_| random_value(rng, depth + 1))
+                .collect(),
+        ),
+        _ => json!({}),
+    }
+}
+
+fn random_call(rng: &mut Rng) -> Value {
+    let actions = ["add", "add", "add", "replace", "remove", "search", ""];
+    let targets = ["memory", "memory", "user", "both"];
+    let mut op = serde_json::Map::new();
+    let mut field = |rng: &mut Rng, key: &str, choices: &[&str]| match rng.next() % 12 {
+        0 => {}
+        1 => {
+            op.insert(key.into(), random_value(rng, 0));
+        }
+        _ => {
+            op.insert(key.into(), json!(rng.pick(choices)));
+        }
+    };
+    field(rng, "action", &actions);
+    field(rng, "target", &targets);
+    let texts = [
+        "Server runs Debian 12",
+        "Debian",
+        "dark mode",
+        "User prefers dark mode in all editors",
+        "x",
+    ];
+    field(rng, "content", &texts);
+    field(rng, "old_text", &texts);
+    if rng.next() % 2 == 0 {
+        let n = rng.next();
+        let note = format!("note {} {}", n % 10_000, "x".repeat((n % 60) as usize));
+        op.insert("content".into(), json!(note));
+    }
+    if rng.next() % 15 == 0 {
+        op.insert("junk".into(), random_value(rng, 0));
+    }
+    if rng.next() % 6 == 0 {
+        let ops: Vec<Value> = (0..rng.next() % 4).map(|_| random_call(rng)).collect();
+        return json!({"operations": ops});
+    }
+    Value::Object(op)
+}
+
+pub async fn random_calls_never_panic_or_break_the_limits() {
+    let s = storage();
+    let limits = config(
+        json!({"memory": {"memory_char_limit": 300, "user_char_limit": 200,
+        "recall": {"enabled": false}}}),
+    );
+    let mut m = open(&s, limits).await;
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut codes = std::collections::BTreeMap::new();
+    for i in 0..3_000 {
+        if i % 6 == 0 {
+            m.end_turn();
+        }
+        let args = random_call(&mut rng);
+        let r = m.tool(&args).await;
+        *codes.entry(r.code.unwrap_or("success")).or_insert(0) += 1;
+        if !r.success {
+            let code = r.code.expect("a failure has a code");
+            assert!(ErrorKind::from_code(code).is_some(), "{code}");
+        }
+        let memory = m.store(mnemo::Target::Memory);
+        let user = m.store(mnemo::Target::User);
+        assert!(memory.chars() <= 300 && user.chars() <= 200, "{args}");
+        // What is live is what is stored, and it round-trips.
+        let files = m.export_markdown();
+        assert_eq!(
+            text(&s, "MEMORY.md").unwrap_or_default(),
+            files["MEMORY.md"]
+        );
+        assert_eq!(text(&s, "USER.md").unwrap_or_default(), files["USER.md"]);
+        for entry in memory.entries().iter().chain(user.entries()) {
+            assert_eq!(entry.trim(), entry);
+            assert!(!entry.is_empty() && !entry.contains('\0'));
+        }
+    }
+    // The generator reaches the interesting paths, not only shape errors.
+    for code in [
+        "success",
+        "store-full",
+        "no-match",
+        "ambiguous-match",
+        "retry-limit",
+        "empty",
+    ] {
+        assert!(
+            codes.get(code).copied().unwrap_or(0) >= 5,
+            "{code}: {codes:?}"
+        );
+    }
 }
