@@ -24,6 +24,8 @@ const BATCH_EXAMPLE = {
   ],
 };
 
+const READY = "Ready: mnemo is running in this tab.";
+
 const state = {
   /** The wasm module's exports ({Memory, errorCodes}). */
   mnemo: null,
@@ -124,6 +126,7 @@ async function refreshStores() {
       state.memory.status(),
     ]);
     state.liveFiles = files;
+    if ($("app-status").dataset.state === "error") setAppStatus("ready", READY);
     for (const store of STORES) renderStore(store, files[store.file], status[store.target]);
     renderStale();
   } catch (e) {
@@ -314,6 +317,7 @@ function showResult({ success, code, badge, message, done, args, json }) {
   badgeEl.textContent = badge;
   badgeEl.className = `badge ${success ? "ok" : "fail"}`;
   $("tool-result-message").textContent = message;
+  $("tool-result-live").textContent = `${badge}: ${message}`;
   $("tool-result-done").hidden = !done;
   $("tool-result-args").textContent = args;
   $("tool-result-json").textContent = json;
@@ -470,7 +474,7 @@ async function main() {
   showPrompt(await state.memory.systemPrompt());
   await refreshStores();
   $("app").setAttribute("aria-busy", "false");
-  setAppStatus("ready", "Ready: an empty memory is open in this tab.");
+  if ($("app-status").dataset.state !== "error") setAppStatus("ready", READY);
 }
 
 main().catch((e) => {

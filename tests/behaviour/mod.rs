@@ -697,11 +697,11 @@ fn random_value(rng: &mut Rng, depth: u32) -> Value {
     ];
     match rng.next() % 9 {
         0 => Value::Null,
-        1 => json!(rng.next() % 3 == 0),
+        1 => json!(rng.next().is_multiple_of(3)),
         2 => json!(rng.next() % 1000),
-        3 | 4 | 5 => {
+        3..=5 => {
             let mut t = rng.pick(&texts).to_string();
-            if rng.next() % 5 == 0 {
+            if rng.next().is_multiple_of(5) {
                 t = t.repeat((rng.next() % 300) as usize + 1);
             }
             json!(t)
@@ -739,15 +739,15 @@ fn random_call(rng: &mut Rng) -> Value {
     ];
     field(rng, "content", &texts);
     field(rng, "old_text", &texts);
-    if rng.next() % 2 == 0 {
+    if rng.next().is_multiple_of(2) {
         let n = rng.next();
         let note = format!("note {} {}", n % 10_000, "x".repeat((n % 60) as usize));
         op.insert("content".into(), json!(note));
     }
-    if rng.next() % 15 == 0 {
+    if rng.next().is_multiple_of(15) {
         op.insert("junk".into(), random_value(rng, 0));
     }
-    if rng.next() % 6 == 0 {
+    if rng.next().is_multiple_of(6) {
         let ops: Vec<Value> = (0..rng.next() % 4).map(|_| random_call(rng)).collect();
         return json!({"operations": ops});
     }
