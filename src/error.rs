@@ -35,7 +35,8 @@ pub enum ErrorKind {
     /// The store is switched off in the configuration.
     StoreDisabled,
     /// The store's file could not be read safely (invalid UTF-8, a NUL byte,
-    /// over its storage limit); writes are refused until a person fixes it.
+    /// an entry longer than the storage limit); writes are refused until a
+    /// person fixes it.
     StoreDamaged,
     /// Too many failed writes in one turn: the agent must stop retrying.
     RetryLimit,

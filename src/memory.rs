@@ -367,12 +367,25 @@ impl<S: Storage> Memory<S> {
             let limit = self.config.storage_limit(target);
             let store = Store::from_bytes(Some(text.as_bytes()), limit);
             if let FileState::Damaged(why) = store.state() {
-                let kind = if store.chars() > limit {
-                    ErrorKind::StoreFull
-                } else {
-                    ErrorKind::InvalidText
-                };
-                return Err(Error::new(kind, format!("cannot import {name}: {why}")));
+                let long = store.entries().iter().any(|e| e.chars().count() > limit);
+                return Err(Error::new(
+                    if long {
+                        ErrorKind::TooLong
+                    } else {
+                        ErrorKind::InvalidText
+                    },
+                    format!("cannot import {name}: {why}"),
+                ));
+            }
+            if store.chars() > limit {
+                return Err(Error::new(
+                    ErrorKind::StoreFull,
+                    format!(
+                        "cannot import {name}: it holds {} chars, over the storage limit of {}",
+                        crate::store::thousands(store.chars()),
+                        crate::store::thousands(limit)
+                    ),
+                ));
             }
             parsed.push((target, store));
         }

@@ -117,7 +117,9 @@ impl Store {
     }
 
     /// Parses file bytes (`None`: the file does not exist). `limit` is the
-    /// storage limit in force: a file over it is [`FileState::Damaged`].
+    /// storage limit in force: a file with a single entry longer than it is
+    /// [`FileState::Damaged`]. A file merely over the limit (say, after the
+    /// limit was lowered) is not damaged: writes that shrink it are allowed.
     pub fn from_bytes(bytes: Option<&[u8]>, limit: usize) -> Store {
         let Some(bytes) = bytes else {
             return Store::default();
@@ -137,11 +139,13 @@ impl Store {
         let mut store = Store::new(parse(text));
         store.state = if text.contains('\0') {
             FileState::Damaged("the file contains a NUL byte".into())
-        } else if store.chars > limit {
+        } else if let Some(long) = store.entries.iter().find(|e| e.chars().count() > limit) {
             FileState::Damaged(format!(
-                "the file holds {} chars, over the storage limit of {}",
-                thousands(store.chars),
-                thousands(limit)
+                "an entry of {} chars is longer than the whole storage limit of {} (it starts \
+                 with {})",
+                thousands(long.chars().count()),
+                thousands(limit),
+                quote(long)
             ))
         } else if store.serialize() != text {
             FileState::NonCanonical
@@ -431,6 +435,12 @@ mod tests {
         assert!(matches!(s.state(), FileState::Damaged(m) if m.contains("NUL")));
         let s = Store::from_bytes(Some("x".repeat(101).as_bytes()), 100);
         assert!(matches!(s.state(), FileState::Damaged(m) if m.contains("storage limit")));
+        // Over the limit in total, but every entry fits: readable and writable.
+        let s = Store::from_bytes(
+            Some(format!("{}\n§\n{}", "a".repeat(60), "b".repeat(60)).as_bytes()),
+            100,
+        );
+        assert_eq!(s.state(), &FileState::Canonical);
     }
 
     #[test]

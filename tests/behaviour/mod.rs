@@ -38,6 +38,7 @@ macro_rules! behaviour_suite {
             two_writers_lose_nothing
             crash_during_a_multi_file_commit_is_recovered
             random_calls_never_panic_or_break_the_limits
+            a_store_over_a_lowered_limit_can_only_shrink
         );
     };
     ($($name:ident)*) => {$(
@@ -267,6 +268,12 @@ pub async fn every_write_path_enforces_the_storage_limit() {
     assert_code(&r, "store-full");
     let mut files = mnemo::Files::new();
     files.insert("MEMORY.md".into(), "g".repeat(101));
+    let e = m.import_markdown(&files).await.unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::TooLong);
+    files.insert(
+        "MEMORY.md".into(),
+        format!("{}\n§\n{}", "g".repeat(60), "h".repeat(60)),
+    );
     let e = m.import_markdown(&files).await.unwrap_err();
     assert_eq!(e.kind(), ErrorKind::StoreFull);
     assert_eq!(m.store(mnemo::Target::Memory).chars(), 93);
@@ -803,4 +810,43 @@ pub async fn random_calls_never_panic_or_break_the_limits() {
             "{code}: {codes:?}"
         );
     }
+}
+
+pub async fn a_store_over_a_lowered_limit_can_only_shrink() {
+    let s = storage();
+    s.put(
+        "MEMORY.md",
+        format!(
+            "{}\n§\n{}\n§\n{}",
+            "a".repeat(50),
+            "b".repeat(50),
+            "c".repeat(50)
+        ),
+    );
+    // 156 chars under a limit of 100: readable, not damaged.
+    let mut m = open(&s, classic(100)).await;
+    let status = m.status();
+    assert_eq!(status.memory.chars, 156);
+    assert_eq!(status.memory.damaged, None);
+    assert!(m.system_prompt().contains("[156% — 156/100 chars]"));
+    let r = m.tool(&add("memory", "d")).await;
+    assert_code(&r, "store-full");
+    assert!(r.error.unwrap().starts_with("Memory at 156/100 chars."));
+    let r = m
+        .tool(&json!({"action": "replace", "target": "memory", "old_text": "aaa", "content": "a".repeat(51)}))
+        .await;
+    assert_code(&r, "store-full");
+    // Shrinking is how it gets back under the limit.
+    assert_ok(
+        &m.tool(
+            &json!({"action": "replace", "target": "memory", "old_text": "aaa", "content": "a"}),
+        )
+        .await,
+    );
+    assert_ok(
+        &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "bbb"}))
+            .await,
+    );
+    assert_eq!(m.status().memory.chars, 1 + 3 + 50);
+    assert_ok(&m.tool(&add("memory", "d")).await);
 }

@@ -1,0 +1,351 @@
+// The demo page (www/) in a real browser: headless Chromium driven by
+// playwright-core, against a tiny static server started here.
+//
+// Needs the web build copied into www/pkg:
+//   scripts/build-js.sh && rm -rf www/pkg && cp -r pkg/web www/pkg
+// Run: node --test tests/page/
+
+import { after, afterEach, before, beforeEach, describe, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const WWW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../www");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const TIMEOUT = 30_000;
+
+const MIME = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".md": "text/markdown; charset=utf-8",
+  ".ts": "text/plain; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".ico": "image/x-icon",
+};
+
+/** Serves www/ on 127.0.0.1 with a free port; resolves to {server, url}. */
+function serveWww() {
+  const server = http.createServer(async (req, res) => {
+    try {
+      const { pathname } = new URL(req.url, "http://localhost");
+      let rel = decodeURIComponent(pathname);
+      if (rel.endsWith("/")) rel += "index.html";
+      const file = path.resolve(WWW, "." + rel);
+      if (file !== WWW && !file.startsWith(WWW + path.sep)) {
+        res.writeHead(403).end("forbidden");
+        return;
+      }
+      const body = await readFile(file);
+      const type = MIME[path.extname(file).toLowerCase()] || "application/octet-stream";
+      res.writeHead(200, { "content-type": type, "cache-control": "no-store" });
+      res.end(req.method === "HEAD" ? undefined : body);
+    } catch {
+      res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      resolve({ server, url: `http://127.0.0.1:${server.address().port}/` });
+    });
+  });
+}
+
+let server;
+let baseUrl;
+let browser;
+
+before(async () => {
+  if (!existsSync(path.join(WWW, "pkg", "mnemo.js"))) {
+    throw new Error(
+      "www/pkg/mnemo.js is missing: run scripts/build-js.sh and copy pkg/web to www/pkg " +
+        "(cd /work/main && scripts/build-js.sh && rm -rf www/pkg && cp -r pkg/web www/pkg)",
+    );
+  }
+  ({ server, url: baseUrl } = await serveWww());
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--no-default-browser-check",
+    ],
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+});
+
+// ---------------------------------------------------------------- per test
+
+let context;
+let page;
+/** Console errors, page errors and failed requests seen by the current page. */
+let problems;
+
+beforeEach(async () => {
+  context = await browser.newContext({ acceptDownloads: true });
+  page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  problems = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error" || msg.type() === "warning") {
+      problems.push(`console.${msg.type()}: ${msg.text()}`);
+    }
+  });
+  page.on("pageerror", (err) => problems.push(`page error: ${err.message}`));
+  page.on("requestfailed", (req) => problems.push(`request failed: ${req.url()}`));
+  page.on("response", (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  await page.goto(baseUrl);
+  await page.locator('#app-status[data-state="ready"]').waitFor();
+});
+
+afterEach(async () => {
+  await context?.close();
+  assert.deepEqual(problems, [], "the page logged errors");
+});
+
+// ---------------------------------------------------------------- helpers
+
+const text = (selector) => page.locator(selector).textContent();
+
+/** The entries listed under a store ("memory" or "user"). */
+function entries(target) {
+  return page.locator(`#store-${target}-entries li .entry-text`).allTextContents();
+}
+
+/** Clicks `selector` and waits for the next tool result; returns its panel state. */
+async function callAndWait(act) {
+  const before = Number(await page.locator("#tool-result").getAttribute("data-seq"));
+  await act();
+  await page.locator(`#tool-result[data-seq="${before + 1}"]`).waitFor({ state: "attached" });
+  const panel = page.locator("#tool-result");
+  return {
+    success: await panel.getAttribute("data-success"),
+    code: await panel.getAttribute("data-code"),
+    badge: await text("#tool-result-badge"),
+    message: await text("#tool-result-message"),
+    json: await text("#tool-result-json"),
+  };
+}
+
+/** Runs an action through the form. */
+async function formCall({ action, target, content, old_text }) {
+  await page.selectOption("#tool-action", action);
+  await page.selectOption("#tool-target", target);
+  if (content !== undefined) await page.fill("#tool-content", content);
+  if (old_text !== undefined) await page.fill("#tool-old-text", old_text);
+  return callAndWait(() => page.click("#tool-run"));
+}
+
+/** Runs a raw JSON call. */
+async function rawCall(json) {
+  await page.fill("#raw-args", typeof json === "string" ? json : JSON.stringify(json, null, 2));
+  return callAndWait(() => page.click("#raw-run"));
+}
+
+// ---------------------------------------------------------------- tests
+
+describe("demo page", { timeout: TIMEOUT }, () => {
+  test("loads without console errors and shows an empty in-tab memory", async () => {
+    assert.match(await text("#storage-note"), /in this tab only/);
+    assert.match(await text("#storage-note"), /OPFS/);
+    assert.equal(await text("#store-memory-count"), "0 entries");
+    assert.equal(await text("#store-user-count"), "0 entries");
+    assert.match(await text("#store-memory-usage"), /0\/120,000 chars/);
+    assert.match(await text("#store-memory-mode"), /^in prompt/);
+    assert.deepEqual(await entries("memory"), []);
+    assert.ok(await page.locator("#store-memory-empty").isVisible());
+    // The empty stores add nothing to the prompt, and the page says so.
+    assert.equal(await text("#system-prompt"), "");
+    assert.ok(await page.locator("#system-prompt-empty").isVisible());
+    assert.match(await text("#prompt-note"), /only after you start a new session/);
+    assert.match(await text("#session-info"), /^Session 1/);
+    // The schema is collapsed until opened, and is the real tool definition.
+    assert.equal(await page.locator("#tool-schema-json").isVisible(), false);
+    await page.click("#tool-schema summary");
+    assert.ok(await page.locator("#tool-schema-json").isVisible());
+    const schema = JSON.parse(await text("#tool-schema-json"));
+    assert.equal(schema.name, "memory");
+    assert.ok(schema.parameters.properties.operations);
+    assert.match(await text("#error-codes"), /no-match/);
+    // Every input has a label.
+    const unlabeled = await page.$$eval("input, select, textarea", (els) =>
+      els.filter((el) => el.labels.length === 0).map((el) => el.id),
+    );
+    assert.deepEqual(unlabeled, []);
+  });
+
+  test("adding an entry through the form shows success and the entry under MEMORY", async () => {
+    const r = await formCall({
+      action: "add",
+      target: "memory",
+      content: "User's project is a Rust web service at ~/code/myapi",
+    });
+    assert.equal(r.success, "true");
+    assert.match(r.badge, /success/);
+    assert.equal(r.message, "Entry added.");
+    assert.equal(JSON.parse(r.json).entry_count, 1);
+    assert.deepEqual(await entries("memory"), ["User's project is a Rust web service at ~/code/myapi"]);
+    assert.deepEqual(await entries("user"), []);
+    assert.equal(await text("#store-memory-count"), "1 entry");
+    assert.match(await text("#store-memory-usage"), /52\/120,000 chars/);
+    // The form is cleared for the next entry.
+    assert.equal(await page.inputValue("#tool-content"), "");
+  });
+
+  test("the frozen prompt stays unchanged until a new session starts", async () => {
+    const frozen = await text("#system-prompt");
+    // Keyboard only: type the entry and run it with Ctrl+Enter.
+    await page.focus("#tool-content");
+    await page.keyboard.type("This machine runs Debian 12 with Docker");
+    const r = await callAndWait(() => page.keyboard.press("Control+Enter"));
+    assert.equal(r.success, "true");
+    assert.deepEqual(await entries("memory"), ["This machine runs Debian 12 with Docker"]);
+
+    assert.equal(await text("#system-prompt"), frozen, "a write must not change the frozen prompt");
+    assert.ok(await page.locator("#prompt-stale").isVisible());
+
+    await page.focus("#start-session");
+    await page.keyboard.press("Enter");
+    await page.locator('#system-prompt[data-session="2"]').waitFor({ state: "attached" });
+    const prompt = await text("#system-prompt");
+    assert.notEqual(prompt, frozen);
+    assert.match(prompt, /MEMORY \(your personal notes\) \[/);
+    assert.ok(prompt.includes("This machine runs Debian 12 with Docker"));
+    assert.match(await text("#session-info"), /^Session 2/);
+    assert.equal(await page.locator("#prompt-stale").isVisible(), false);
+  });
+
+  test("a remove whose old_text matches nothing shows no-match and changes nothing", async () => {
+    await formCall({ action: "add", target: "memory", content: "Keep me" });
+    const r = await formCall({ action: "remove", target: "memory", old_text: "no entry has this text" });
+    assert.equal(r.success, "false");
+    assert.equal(r.code, "no-match");
+    assert.match(r.badge, /no-match/);
+    assert.match(r.message, /No entry in memory contains/);
+    assert.equal(JSON.parse(r.json).code, "no-match");
+    assert.deepEqual(await entries("memory"), ["Keep me"]);
+    // The content field is hidden for remove: the form sends only what remove uses.
+    assert.equal(await page.locator("#tool-content").isVisible(), false);
+  });
+
+  test("a raw JSON batch applies both operations", async () => {
+    const r = await rawCall({
+      operations: [
+        { action: "add", target: "memory", content: "Project uses tabs and 120-char lines" },
+        { action: "add", target: "user", content: "User prefers concise answers" },
+      ],
+    });
+    assert.equal(r.success, "true");
+    assert.match(r.message, /Applied 2 operations/);
+    assert.deepEqual(await entries("memory"), ["Project uses tabs and 120-char lines"]);
+    assert.deepEqual(await entries("user"), ["User prefers concise answers"]);
+    assert.equal(await text("#store-user-count"), "1 entry");
+
+    // A batch is atomic: one bad operation and nothing is applied.
+    const bad = await rawCall({
+      operations: [
+        { action: "add", target: "memory", content: "Would be added" },
+        { action: "replace", target: "user", old_text: "nothing like this", content: "x" },
+      ],
+    });
+    assert.equal(bad.success, "false");
+    assert.equal(bad.code, "no-match");
+    assert.deepEqual(await entries("memory"), ["Project uses tabs and 120-char lines"]);
+
+    // Text that is not JSON is reported by the page and never sent.
+    const notJson = await rawCall("{action: add");
+    assert.equal(notJson.success, "false");
+    assert.match(notJson.badge, /invalid JSON/);
+    assert.deepEqual(await entries("memory"), ["Project uses tabs and 120-char lines"]);
+  });
+
+  test("exporting MEMORY.md downloads the canonical text", async () => {
+    await rawCall({
+      operations: [
+        { action: "add", target: "memory", content: "First note" },
+        { action: "add", target: "memory", content: "A multiline\nnote" },
+        { action: "add", target: "memory", content: "Third note" },
+      ],
+    });
+    const shown = await entries("memory");
+    assert.deepEqual(shown, ["First note", "A multiline\nnote", "Third note"]);
+
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.click("#export-memory"),
+    ]);
+    assert.equal(download.suggestedFilename(), "MEMORY.md");
+    const saved = await readFile(await download.path(), "utf8");
+    assert.equal(saved, "First note\n§\nA multiline\nnote\n§\nThird note");
+    assert.equal(saved, shown.join("\n§\n"));
+    assert.match(await text("#files-status"), /Downloaded MEMORY\.md: 3 entries/);
+  });
+
+  test("importing USER.md replaces that store; a bad file shows the error code", async () => {
+    await page.setInputFiles("#import-files", {
+      name: "USER.md",
+      mimeType: "text/markdown",
+      buffer: Buffer.from("Name: Ada\n§\nTimezone: Europe/London"),
+    });
+    await page.click("#import-run");
+    await page.locator("#files-status", { hasText: "Imported USER.md" }).waitFor();
+    assert.deepEqual(await entries("user"), ["Name: Ada", "Timezone: Europe/London"]);
+    assert.equal(await text("#store-user-count"), "2 entries");
+    assert.ok(await page.locator("#prompt-stale").isVisible());
+
+    await page.setInputFiles("#import-files", {
+      name: "notes.md",
+      mimeType: "text/markdown",
+      buffer: Buffer.from("something"),
+    });
+    await page.click("#import-run");
+    await page.locator('#files-status[data-code="invalid-input"]').waitFor();
+    assert.match(await text("#files-status"), /^invalid-input .*notes\.md/);
+    assert.deepEqual(await entries("user"), ["Name: Ada", "Timezone: Europe/London"]);
+  });
+
+  test("a rejected promise shows its error code and message", async () => {
+    // The console handle closes the memory; the next call rejects with `closed`.
+    await page.evaluate(() => window.mnemo.memory.close());
+    const r = await formCall({ action: "add", target: "memory", content: "Too late" });
+    assert.equal(r.success, "false");
+    assert.equal(r.code, "closed");
+    assert.match(r.badge, /rejected · closed/);
+    assert.match(r.message, /this memory was closed/);
+    await page.click("#start-session");
+    await page.locator('#session-error[data-code="closed"]').waitFor();
+    assert.match(await text("#session-error"), /^closed this memory was closed/);
+  });
+
+  test("an entry's Replace… button prefills the form for a replace", async () => {
+    await formCall({ action: "add", target: "user", content: "User prefers dark mode" });
+    await page.click('#store-user-entries li button:has-text("Replace…")');
+    assert.equal(await page.inputValue("#tool-action"), "replace");
+    assert.equal(await page.inputValue("#tool-target"), "user");
+    assert.equal(await page.inputValue("#tool-old-text"), "User prefers dark mode");
+    await page.fill("#tool-content", "User prefers light mode in VS Code, dark mode in terminal");
+    const r = await callAndWait(() => page.click("#tool-run"));
+    assert.equal(r.success, "true");
+    assert.deepEqual(await entries("user"), ["User prefers light mode in VS Code, dark mode in terminal"]);
+  });
+});
