@@ -27,7 +27,7 @@ step "native tests"
 cargo test --quiet
 
 step "behaviour suite in wasm: node"
-wasm-pack --quiet test --node --no-default-features --test wasm_node
+wasm-pack test --node --no-default-features --test wasm_node
 
 step "npm package + JS API tests (node)"
 scripts/build-js.sh
@@ -35,9 +35,9 @@ node --test tests/js/
 node examples/quickstart.mjs >/dev/null
 
 step "behaviour suite in wasm: browser page, dedicated worker"
-wasm-pack --quiet test --headless --chrome --chromedriver "$(command -v chromedriver)" \
+wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
   --no-default-features --test wasm_browser
-wasm-pack --quiet test --headless --chrome --chromedriver "$(command -v chromedriver)" \
+wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
   --no-default-features --test wasm_worker
 
 step "demo page in Chromium"

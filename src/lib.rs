@@ -35,8 +35,10 @@ pub mod config;
 pub mod error;
 pub mod memory;
 pub mod prompt;
+pub mod search;
 pub mod storage;
 pub mod store;
+pub mod text;
 pub mod tool;
 
 #[cfg(all(feature = "js", target_arch = "wasm32"))]
