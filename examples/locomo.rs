@@ -15,6 +15,21 @@ fn main() {
     let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read data"))
         .expect("parse data");
     let analyzer = Analyzer::new();
+    let env = |k: &str, d: f32| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let defaults = mnemo::search::Params::default();
+    let params = mnemo::search::Params {
+        k1: env("K1", defaults.k1),
+        b: env("B", defaults.b),
+        phrase_weight: env("PW", defaults.phrase_weight),
+        feedback_docs: env("FD", defaults.feedback_docs as f32) as usize,
+        feedback_terms: env("FT", defaults.feedback_terms as f32) as usize,
+        feedback_weight: env("FW", defaults.feedback_weight),
+    };
     let (mut r5, mut r10, mut mrr, mut n) = (0.0, 0.0, 0.0, 0usize);
     let mut by_cat: HashMap<u64, (f64, usize)> = HashMap::new();
     let mut build = std::time::Duration::ZERO;
@@ -40,7 +55,7 @@ fn main() {
             s += 1;
         }
         let t0 = std::time::Instant::now();
-        let index = Index::build(&analyzer, &docs);
+        let index = Index::build(&analyzer, &docs).with_params(params);
         build += t0.elapsed();
         let known: std::collections::HashSet<&str> = ids.iter().map(String::as_str).collect();
         for qa in sample["qa"].as_array().expect("qa") {
@@ -49,7 +64,8 @@ fn main() {
                 .map(|a| {
                     a.iter()
                         .filter_map(Value::as_str)
-                        .flat_map(|e| e.split(';'))
+                        .flat_map(|e| e.split(|c: char| c == ';' || c.is_whitespace()))
+                        .filter(|e| !e.is_empty())
                         .map(normalise)
                         .filter(|e| known.contains(e.as_str()))
                         .collect()
@@ -74,6 +90,17 @@ fn main() {
                 .iter()
                 .position(|r| evidence.iter().any(|e| e == r))
                 .map_or(0.0, |p| 1.0 / (p + 1) as f64);
+            if std::env::var("DEBUG").is_ok() && recall(10) == 0.0 {
+                println!("\nQ {q}");
+                for e in &evidence {
+                    if let Some(i) = ids.iter().position(|x| x == e) {
+                        println!("  want {}", docs[i]);
+                    }
+                }
+                for h in hits.iter().take(3) {
+                    println!("  got  {:.2} {}", h.score, docs[h.doc]);
+                }
+            }
             r5 += recall(5);
             r10 += recall(10);
             mrr += rr;

@@ -11,7 +11,8 @@
 //! - Identifiers keep their whole form as an extra term at the position of
 //!   their first part: `10.0.1.50`, `1.22`, `~/code/api`, `snake_case`,
 //!   `kebab-case`, `user@host`; their parts are terms too, so `api` finds
-//!   `~/code/api`.
+//!   `~/code/api`. A hyphenated word also yields its closed spelling
+//!   (`de-stress` → `destress`).
 //! - Text in scripts written without spaces (Han, Hiragana, Katakana,
 //!   Hangul) becomes overlapping character bigrams, so it is searchable at
 //!   all.
@@ -184,6 +185,13 @@ impl Analyzer {
                 if let Some(ident) = identifier(chunk) {
                     fold_into(ident, &mut folded);
                     emit(&folded, first_pos, false);
+                    // Hyphenated words also meet their closed spelling:
+                    // "de-stress" finds "destress", "e-mail" finds "email".
+                    if ident.contains('-') && ident.chars().all(|c| c == '-' || c.is_alphabetic()) {
+                        let closed: String = folded.chars().filter(|&c| c != '-').collect();
+                        let stemmed = self.stem(&closed, word_script(&closed));
+                        emit(&stemmed, first_pos, false);
+                    }
                 }
             }
         }
@@ -571,6 +579,12 @@ mod tests {
             assert!(w.contains(&t.to_string()), "{t} missing from {w:?}");
         }
         assert!(!w.iter().any(|t| t.ends_with('.') || t.ends_with(',')));
+    }
+
+    #[test]
+    fn hyphenated_words_meet_their_closed_spelling() {
+        assert!(words("a way to de-stress").contains(&"destress".to_string()));
+        assert!(words("send an e-mail").contains(&"email".to_string()));
     }
 
     #[test]
