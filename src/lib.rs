@@ -33,8 +33,10 @@
 
 pub mod config;
 pub mod error;
+pub mod graph;
 pub mod memory;
 pub mod prompt;
+pub mod recall;
 pub mod search;
 pub mod storage;
 pub mod store;

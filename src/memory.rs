@@ -14,10 +14,14 @@ use serde_json::Value;
 
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
+use crate::graph::Graph;
 use crate::prompt;
+use crate::recall::{SearchHit, View};
+use crate::search::Index;
 use crate::storage::{Change, Storage};
 use crate::store::{usage_long, FileState, Store, Target};
-use crate::tool::{self, Rejected, ToolCall, ToolResult, MAX_FAILED_WRITES};
+use crate::text::Analyzer;
+use crate::tool::{self, Rejected, SearchCall, ToolCall, ToolResult, MAX_FAILED_WRITES};
 
 /// An open agent memory. See the module docs.
 #[derive(Debug)]
@@ -28,6 +32,10 @@ pub struct Memory<S: Storage> {
     raw: [Option<Vec<u8>>; 2],
     frozen: String,
     failed_writes: u32,
+    analyzer: Analyzer,
+    /// Derived state, rebuilt on demand after a store changes.
+    indexes: [Option<Index>; 2],
+    graph: Option<Graph>,
 }
 
 /// What `status()` reports.
@@ -78,6 +86,9 @@ impl<S: Storage> Memory<S> {
             raw: [None, None],
             frozen: String::new(),
             failed_writes: 0,
+            analyzer: Analyzer::new(),
+            indexes: [None, None],
+            graph: None,
         };
         memory.storage.lock().await?;
         let loaded = async {
@@ -132,6 +143,15 @@ impl<S: Storage> Memory<S> {
     /// Runs one memory tool call exactly as an LLM emitted it. Never fails:
     /// every problem is a result with `success: false` and a code.
     pub async fn tool(&mut self, args: &Value) -> ToolResult {
+        if let Some(search) = SearchCall::detect(args) {
+            return match search {
+                Ok(call) => {
+                    let hits = self.search(&call.query, call.target, tool::SEARCH_LIMIT);
+                    ToolResult::found(hits, call.target)
+                }
+                Err(e) => ToolResult::failed(Rejected::from(e), None, 0),
+            };
+        }
         let outcome = match ToolCall::parse(args) {
             Ok(call) => self.write(&call).await,
             Err(e) => Err(Rejected::from(e)),
@@ -246,6 +266,7 @@ impl<S: Storage> Memory<S> {
         self.stores = work;
         for &target in changed {
             self.stores[target.index()].mark_canonical();
+            self.invalidate(target);
         }
         self.raw = new_raw;
         Ok(())
@@ -274,6 +295,7 @@ impl<S: Storage> Memory<S> {
             }
             self.stores[i] = store;
             self.raw[i] = bytes;
+            self.invalidate(target);
         }
         Ok(())
     }
@@ -292,7 +314,67 @@ impl<S: Storage> Memory<S> {
     }
 
     fn freeze(&mut self) {
-        self.frozen = prompt::render(&self.stores, &self.config);
+        self.derive();
+        let graph = self.graph.as_ref().expect("derived");
+        self.frozen = prompt::render(&self.stores, &self.config, graph);
+    }
+
+    /// Drops the derived state of `target` (its index and the graph).
+    fn invalidate(&mut self, target: Target) {
+        self.indexes[target.index()] = None;
+        self.graph = None;
+    }
+
+    /// Rebuilds whatever derived state is missing.
+    fn derive(&mut self) {
+        for target in Target::ALL {
+            let i = target.index();
+            if self.indexes[i].is_none() {
+                self.indexes[i] = Some(Index::build(&self.analyzer, self.stores[i].entries()));
+            }
+        }
+        if self.graph.is_none() {
+            self.graph = Some(Graph::build(
+                self.stores[0].entries(),
+                self.stores[1].entries(),
+            ));
+        }
+    }
+
+    fn view(&mut self) -> View<'_> {
+        self.derive();
+        View {
+            stores: &self.stores,
+            indexes: [
+                self.indexes[0].as_ref().expect("derived"),
+                self.indexes[1].as_ref().expect("derived"),
+            ],
+            graph: self.graph.as_ref().expect("derived"),
+            analyzer: &self.analyzer,
+            config: &self.config,
+        }
+    }
+
+    /// The graph over both stores (live state).
+    pub fn graph(&mut self) -> &Graph {
+        self.derive();
+        self.graph.as_ref().expect("derived")
+    }
+
+    /// The best `limit` notes for `query` in `target` (or both stores),
+    /// best first, whatever the stores' modes.
+    pub fn search(&mut self, query: &str, target: Option<Target>, limit: usize) -> Vec<SearchHit> {
+        self.view().search(query, target, limit)
+    }
+
+    /// The per-turn `<memory-context>` block for the user's `message`:
+    /// the best `top_k` notes of the stores above their verbatim budget,
+    /// the notes linked to them within `hops`, capped at `max_chars`; `""`
+    /// when every store is whole in the prompt or nothing matches. Ends the
+    /// turn.
+    pub fn context(&mut self, message: &str) -> String {
+        self.end_turn();
+        self.view().context(message)
     }
 
     /// Sizes, limits and modes of both stores (live state).

@@ -284,7 +284,7 @@ impl Index {
         for i in 0..terms.len().saturating_sub(1) {
             let (a, pa, _) = terms[i];
             let (b, pb, _) = terms[i + 1];
-            if pb.saturating_sub(pa) > PHRASE_WINDOW + 1 {
+            if pb <= pa || pb - pa > PHRASE_WINDOW + 1 {
                 continue;
             }
             let bonus = phrase_weight * idfs[i].min(idfs[i + 1]);

@@ -36,7 +36,8 @@ pub enum Action {
 }
 
 impl Action {
-    /// The actions the tool accepts, as named in its schema.
+    /// The write actions, as named in the schema (`search` is the fourth
+    /// action of the tool; it does not write).
     pub const NAMES: [&'static str; 3] = ["add", "replace", "remove"];
 
     fn from_name(name: &str) -> Option<Action> {
@@ -171,9 +172,14 @@ fn parse_op(obj: &Map<String, Value>, default_target: Option<&str>, at: &str) ->
         Error::new(
             ErrorKind::UnknownAction,
             format!(
-                "unknown {at}action {}; expected one of: {}",
+                "unknown {at}action {}; expected one of: {}{}",
                 json_quote(action_name),
-                Action::NAMES.join(", ")
+                Action::NAMES.join(", "),
+                if at.is_empty() {
+                    ", search"
+                } else {
+                    " (search cannot be batched)"
+                }
             ),
         )
     })?;
@@ -281,6 +287,67 @@ fn type_name(v: &Value) -> &'static str {
 fn json_quote(s: &str) -> String {
     let short: String = s.chars().take(40).collect();
     serde_json::to_string(&short).unwrap_or_default()
+}
+
+/// Results a `search` tool call returns at most.
+pub const SEARCH_LIMIT: usize = 10;
+
+/// A `search` call of the memory tool: `{action: "search", query, target?}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchCall {
+    /// What to look for, as prose.
+    pub query: String,
+    /// Only this store, when given.
+    pub target: Option<Target>,
+}
+
+impl SearchCall {
+    /// `None` when `args` is not a search call; otherwise the parsed call
+    /// or what is wrong with it.
+    pub fn detect(args: &Value) -> Option<Result<SearchCall>> {
+        let obj = args.as_object()?;
+        if present(obj, "action").and_then(Value::as_str) != Some("search") {
+            return None;
+        }
+        Some((|| {
+            check_fields(
+                obj,
+                &["action", "target", "query", "content", "old_text"],
+                "",
+            )?;
+            let query = optional_str(obj, "query", "")?.unwrap_or("");
+            if query.trim().is_empty() {
+                return Err(Error::new(
+                    ErrorKind::Empty,
+                    "query is empty; search needs the words to look for, e.g. \
+                     {\"action\": \"search\", \"query\": \"staging server port\"}",
+                ));
+            }
+            if query.contains('\0') {
+                return Err(Error::new(
+                    ErrorKind::InvalidText,
+                    "query contains a NUL character",
+                ));
+            }
+            let target = match optional_str(obj, "target", "")? {
+                None => None,
+                Some(name) => Some(Target::from_name(name).ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::UnknownTarget,
+                        format!(
+                            "unknown target {}; expected 'memory' or 'user', or leave it out to \
+                             search both",
+                            json_quote(name)
+                        ),
+                    )
+                })?),
+            };
+            Ok(SearchCall {
+                query: query.to_string(),
+                target,
+            })
+        })())
+    }
 }
 
 /// What a successful [`apply`] did.
@@ -521,7 +588,7 @@ fn full_error(
 }
 
 /// The JSON a model reads back from the memory tool.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolResult {
     /// Whether the call did what was asked (a duplicate add counts).
     pub success: bool,
@@ -550,6 +617,9 @@ pub struct ToolResult {
     /// `true` when the model must stop retrying memory writes this turn.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub done: Option<bool>,
+    /// For `search`: the matching notes, best first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub results: Option<Vec<crate::recall::SearchHit>>,
 }
 
 impl ToolResult {
@@ -570,6 +640,28 @@ impl ToolResult {
             entry_count: store.map(|s| s.entries().len()),
             current_entries: None,
             done: None,
+            results: None,
+        }
+    }
+
+    /// The answer to a `search` call.
+    pub fn found(hits: Vec<crate::recall::SearchHit>, target: Option<Target>) -> Self {
+        let message = match hits.len() {
+            0 => "No notes match. Try other words (synonyms are not matched).".to_string(),
+            1 => "1 note matches.".to_string(),
+            n => format!("{n} notes match, best first."),
+        };
+        ToolResult {
+            success: true,
+            message: Some(message),
+            error: None,
+            code: None,
+            target: target.map(Target::name),
+            usage: None,
+            entry_count: None,
+            current_entries: None,
+            done: None,
+            results: Some(hits),
         }
     }
 
@@ -592,6 +684,7 @@ impl ToolResult {
             entry_count: store.map(|s| s.entries().len()),
             current_entries: rejected.current_entries,
             done: None,
+            results: None,
         }
     }
 
@@ -607,6 +700,7 @@ impl ToolResult {
             entry_count: None,
             current_entries: None,
             done: Some(true),
+            results: None,
         }
     }
 
@@ -629,8 +723,9 @@ user asks you to remember. Keep entries compact and specific; pack related facts
 Skip: trivial or vague facts, things easy to look up again, raw data (code blocks, logs, tables), \
 one-off details of the current task, and anything already in the project's instruction files.\n\n\
 Actions: 'add' a new entry (content); 'replace' the entry containing old_text (a short unique \
-substring) with content; 'remove' the entry containing old_text. Use 'operations' to send \
-several actions as one atomic batch. When a store is full, the error lists current_entries: \
+substring) with content; 'remove' the entry containing old_text; 'search' for notes matching \
+query when the notes attached to the conversation miss something. Use 'operations' to send \
+several writes as one atomic batch. When a store is full, the error lists current_entries: \
 merge or remove entries and retry in the same turn.";
 
 /// The JSON Schema of the memory tool's arguments. Valid as an OpenAI
@@ -659,6 +754,21 @@ pub fn parameters_schema() -> Value {
     });
     let mut top = op_props.clone();
     if let Value::Object(map) = &mut top {
+        map.insert(
+            "action".into(),
+            serde_json::json!({
+                "type": "string",
+                "enum": ["add", "replace", "remove", "search"],
+                "description": "add: new entry; replace: swap the entry containing old_text for content; remove: delete the entry containing old_text; search: find notes matching query (both stores unless target is given)."
+            }),
+        );
+        map.insert(
+            "query".into(),
+            serde_json::json!({
+                "type": "string",
+                "description": "What to look for (search): plain words, matched by stem in English and Russian."
+            }),
+        );
         map.insert(
             "operations".into(),
             serde_json::json!({
@@ -830,6 +940,11 @@ mod tests {
         assert_eq!(schema["parameters"]["type"], "object");
         assert_eq!(
             schema["parameters"]["properties"]["action"]["enum"],
+            json!(["add", "replace", "remove", "search"])
+        );
+        assert_eq!(
+            schema["parameters"]["properties"]["operations"]["items"]["properties"]["action"]
+                ["enum"],
             json!(["add", "replace", "remove"])
         );
     }

@@ -426,7 +426,7 @@ fn schema_lists_the_actions() {
     assert_eq!(schema["name"], "memory");
     assert_eq!(
         schema["parameters"]["properties"]["action"]["enum"],
-        serde_json::json!(["add", "replace", "remove"])
+        serde_json::json!(["add", "replace", "remove", "search"])
     );
 }
 

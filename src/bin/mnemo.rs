@@ -14,7 +14,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use mnemo::store::thousands;
 use mnemo::{
     tool_schema, Config, DirStorage, Error, ErrorKind, Files, Memory, Result, Storage, StoreStatus,
-    Target, ToolResult,
+    Target,
 };
 use serde_json::{json, Value};
 
@@ -313,26 +313,17 @@ fn run(cli: Cli) -> Result<ExitCode> {
         ),
         Command::Tool { json } => {
             let text = arg_or_stdin(json)?;
+            let (mut memory, _) = open(&paths)?;
             let result = match serde_json::from_str::<Value>(&text) {
-                Ok(args) => {
-                    let (mut memory, _) = open(&paths)?;
-                    pollster::block_on(memory.tool(&args))
-                }
+                Ok(args) => pollster::block_on(memory.tool(&args)),
                 // Answer like the tool does, so a harness always gets a result.
-                Err(e) => ToolResult {
-                    success: false,
-                    message: None,
-                    error: Some(format!(
+                Err(e) => memory.reject(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!(
                         "the tool arguments are not valid JSON ({e}); expected an object like \
                          {{\"action\": \"add\", \"target\": \"memory\", \"content\": \"…\"}}"
-                    )),
-                    code: Some(ErrorKind::InvalidInput.code()),
-                    target: None,
-                    usage: None,
-                    entry_count: None,
-                    current_entries: None,
-                    done: None,
-                },
+                    ),
+                )),
             };
             out(&pretty(&result)?)?;
             Ok(if result.success {

@@ -39,6 +39,14 @@ macro_rules! behaviour_suite {
             crash_during_a_multi_file_commit_is_recovered
             random_calls_never_panic_or_break_the_limits
             a_store_over_a_lowered_limit_can_only_shrink
+            search_finds_stemmed_words_in_english_and_russian
+            context_is_empty_while_everything_is_in_the_prompt
+            digest_replaces_the_entries_above_the_budget
+            context_follows_links_in_both_directions
+            context_respects_max_chars_and_top_k_across_stores
+            index_is_never_stale_after_any_edit
+            hostile_queries_never_fail
+            search_action_of_the_tool
         );
     };
     ($($name:ident)*) => {$(
@@ -417,10 +425,12 @@ pub async fn bad_input_gets_a_code_and_changes_nothing() {
             json!({"action": "read", "target": "memory"}),
             "unknown-action",
         ),
+        (json!({"action": "search", "query": "  "}), "empty"),
         (
-            json!({"action": "search", "target": "memory", "query": "x"}),
-            "unknown-action",
+            json!({"action": "search", "query": "x", "target": "both"}),
+            "unknown-target",
         ),
+        (json!({"action": "search", "query": 5}), "invalid-input"),
         (
             json!({"action": "replace", "target": "memory", "old_text": "", "content": "x"}),
             "empty",
@@ -849,4 +859,298 @@ pub async fn a_store_over_a_lowered_limit_can_only_shrink() {
     );
     assert_eq!(m.status().memory.chars, 1 + 3 + 50);
     assert_ok(&m.tool(&add("memory", "d")).await);
+}
+
+/// A config whose verbatim budgets are tiny, so the stores are "searched".
+fn searched(extra: Value) -> Config {
+    let mut base = json!({"memory": {"memory_char_limit": 100, "user_char_limit": 20,
+        "recall": {"top_k": 6, "max_chars": 2000, "hops": 1}}});
+    if let (Some(base_recall), Some(extra)) =
+        (base["memory"]["recall"].as_object_mut(), extra.as_object())
+    {
+        for (k, v) in extra {
+            base_recall.insert(k.clone(), v.clone());
+        }
+    }
+    config(base)
+}
+
+async fn filled(
+    notes: &[&str],
+    user: &[&str],
+    config: Config,
+) -> (MemoryStorage, Memory<MemoryStorage>) {
+    let s = storage();
+    s.put("MEMORY.md", notes.join("\n§\n"));
+    s.put("USER.md", user.join("\n§\n"));
+    let m = open(&s, config).await;
+    (s, m)
+}
+
+fn block_notes(block: &str) -> Vec<String> {
+    let inner = block
+        .strip_prefix("<memory-context>\n")
+        .and_then(|b| b.strip_suffix("\n</memory-context>"))
+        .unwrap_or_else(|| panic!("not a memory-context block: {block:?}"));
+    inner.split("\n§\n").map(str::to_string).collect()
+}
+
+const NOTES: &[&str] = &[
+    "Nginx on the gateway proxies /api to the app on port 8080",
+    "Сервер мониторинга слушает портами 9090 и 9093",
+    "The staging server 10.0.1.50 needs SSH port 2222, key ~/.ssh/staging_ed25519",
+    "User is running the integration tests nightly with cargo nextest",
+    "Project ~/code/api uses Go 1.22, sqlc and chi",
+    "What we did last week: nothing memorable",
+];
+
+pub async fn search_finds_stemmed_words_in_english_and_russian() {
+    let (_s, mut m) = filled(NOTES, &[], searched(json!({}))).await;
+    let first =
+        |m: &mut Memory<MemoryStorage>, q: &str| m.search(q, None, 3).first().map(|h| h.index);
+    assert_eq!(first(&mut m, "proxy"), Some(0));
+    assert_eq!(first(&mut m, "порт мониторинга"), Some(1));
+    assert_eq!(first(&mut m, "runs"), Some(3));
+    assert_eq!(first(&mut m, "10.0.1.50"), Some(2));
+    assert_eq!(first(&mut m, "~/code/api"), Some(4));
+    assert_eq!(first(&mut m, "Go 1.22"), Some(4));
+    assert_eq!(
+        first(&mut m, "What did we decide about the staging server?"),
+        Some(2),
+        "stop words do not rank"
+    );
+    let hits = m.search("port", None, 10);
+    assert!(hits.iter().all(|h| h.target == "memory" && h.score > 0.0));
+    assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
+    assert_eq!(hits[0].text, NOTES[hits[0].index]);
+    assert!(m.search("kubernetes", None, 10).is_empty());
+}
+
+pub async fn context_is_empty_while_everything_is_in_the_prompt() {
+    let (_s, mut m) = filled(&NOTES[..2], &[], Config::default()).await;
+    assert_eq!(m.status().memory.mode, "in prompt");
+    assert_eq!(m.context("proxy port"), "", "already whole in the prompt");
+    assert!(m.system_prompt().contains(NOTES[0]));
+    // Search still works on demand.
+    assert_eq!(m.search("proxy", None, 5).len(), 1);
+    let (_s, mut m) = filled(NOTES, &[], searched(json!({}))).await;
+    assert_eq!(m.status().memory.mode, "searched");
+    assert_eq!(m.context("kubernetes helm charts"), "", "nothing matches");
+    assert_eq!(m.context("?!"), "");
+    // Recall off: the classic behaviour, whole store in the prompt.
+    let (_s, mut m) = filled(
+        NOTES,
+        &[],
+        config(json!({"memory": {"memory_char_limit": 5000, "recall": {"enabled": false}}})),
+    )
+    .await;
+    assert_eq!(m.context("proxy"), "");
+    assert!(m.system_prompt().contains(NOTES[5]));
+}
+
+pub async fn digest_replaces_the_entries_above_the_budget() {
+    let notes = [
+        "# Vector search #retrieval\nHNSW index, see [[Embeddings]]",
+        "# Embeddings\nbge-small, 384 dims",
+        "# Deploy keys #infra #pinned\nRotate monthly; never commit them",
+        "# SSH config #infra\nPort 2222 on staging",
+        "# RAG plans\nBuild on [[Vector search]] and [[Rerankers]]",
+        "A loose note without tags or links",
+    ];
+    let (_s, m) = filled(
+        &notes,
+        &["Name: Ada #pinned", "Prefers tabs"],
+        searched(json!({})),
+    )
+    .await;
+    let chars = m.status().memory.chars;
+    let user_chars = m.status().user.chars;
+    let expected = format!(
+        "══════════════════════════════════════════════\n\
+         MEMORY (your personal notes) [0% — {chars}/120,000 chars]\n\
+         ══════════════════════════════════════════════\n\
+         6 notes in MEMORY.md, 2 links between them.\n\
+         Sectors: retrieval (3), infra (2), unsorted (1)\n\
+         Pinned:\n\
+         # Deploy keys #infra #pinned\nRotate monthly; never commit them\n\
+         Full note text is NOT in the prompt — the relevant ones are attached to the\n\
+         user's message inside <memory-context>. If what you need isn't there, search:\n\
+         memory(action=\"search\", query=\"…\").\n\
+         \n\
+         ══════════════════════════════════════════════\n\
+         USER PROFILE (who the user is) [0% — {user_chars}/24,000 chars]\n\
+         ══════════════════════════════════════════════\n\
+         2 notes in USER.md, 0 links between them.\n\
+         Sectors: unsorted (2)\n\
+         Pinned:\n\
+         Name: Ada #pinned\n\
+         Full note text is NOT in the prompt — the relevant ones are attached to the\n\
+         user's message inside <memory-context>. If what you need isn't there, search:\n\
+         memory(action=\"search\", target=\"user\", query=\"…\")."
+    );
+    assert_eq!(m.system_prompt(), expected);
+}
+
+pub async fn context_follows_links_in_both_directions() {
+    let notes = [
+        "# Fail2ban\nBans after 5 failures; see [[SSH config]]",
+        "# SSH config\nPort 2222, keys only",
+        "# Firewall\nnftables; details in [[Fail2ban]]",
+        "# Unrelated\nThe coffee machine is on floor 3",
+    ];
+    let (_s, mut m) = filled(&notes, &[], searched(json!({}))).await;
+    // A match on Fail2ban brings the note it links to and the one linking to it.
+    let got = block_notes(&m.context("how many failures before a ban?"));
+    assert_eq!(got, [notes[0], notes[1], notes[2]]);
+    // A match on SSH config brings Fail2ban (incoming link) but not two hops away.
+    let got = block_notes(&m.context("which port for keys"));
+    assert_eq!(got, [notes[1], notes[0]]);
+    let (_s, mut m) = filled(&notes, &[], searched(json!({"hops": 2}))).await;
+    assert_eq!(
+        block_notes(&m.context("which port for keys")),
+        [notes[1], notes[0], notes[2]]
+    );
+    let (_s, mut m) = filled(&notes, &[], searched(json!({"hops": 0}))).await;
+    assert_eq!(block_notes(&m.context("which port for keys")), [notes[1]]);
+}
+
+pub async fn context_respects_max_chars_and_top_k_across_stores() {
+    let long = format!(
+        "Backup policy: {}",
+        "snapshots nightly, kept thirty days. ".repeat(80)
+    );
+    let notes = [
+        "Backup of the database runs at 02:00",
+        long.as_str(),
+        "Backup restore was tested in May",
+    ];
+    let user = ["User wants a backup report every Monday", "User likes tea"];
+    let (_s, mut m) = filled(
+        &notes,
+        &user,
+        searched(json!({"max_chars": 200, "top_k": 3})),
+    )
+    .await;
+    let block = m.context("backup");
+    let got = block_notes(&block);
+    let inner: usize = got.iter().map(|n| n.chars().count()).sum::<usize>() + 3 * (got.len() - 1);
+    assert!(inner <= 200, "{inner}: {block}");
+    assert!(
+        !got.iter().any(|n| n.starts_with("Backup policy")),
+        "a note that does not fit is skipped, not cut"
+    );
+    assert!(
+        got.iter().any(|n| n.starts_with("User wants a backup")),
+        "both stores are searched"
+    );
+    assert!(got.len() <= 3);
+    // A single note over the cap is cut cleanly and says so.
+    let (_s, mut m) = filled(
+        &[long.as_str(), "unrelated"],
+        &[],
+        searched(json!({"max_chars": 300})),
+    )
+    .await;
+    let got = block_notes(&m.context("backup policy snapshots"));
+    assert_eq!(got.len(), 1);
+    assert!(got[0].chars().count() <= 300);
+    assert!(got[0].contains("note cut at"), "{}", got[0]);
+    let total = format!(
+        "of {} chars",
+        mnemo::store::thousands(long.trim().chars().count())
+    );
+    assert!(got[0].contains(&total), "{}", got[0]);
+}
+
+pub async fn index_is_never_stale_after_any_edit() {
+    let (s, mut m) = filled(NOTES, &[], searched(json!({}))).await;
+    assert!(m.search("zeppelin", None, 5).is_empty());
+    assert_ok(
+        &m.tool(&add("memory", "The zeppelin hangar code is 4711"))
+            .await,
+    );
+    assert_eq!(m.search("zeppelin", None, 5).len(), 1);
+    assert_ok(&m.tool(&json!({"action": "replace", "target": "memory", "old_text": "zeppelin", "content": "The blimp hangar code is 4711"})).await);
+    assert!(m.search("zeppelin", None, 5).is_empty());
+    assert_eq!(m.search("blimp", None, 5).len(), 1);
+    assert_ok(
+        &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "blimp"}))
+            .await,
+    );
+    assert!(m.search("blimp", None, 5).is_empty());
+    let mut files = mnemo::Files::new();
+    files.insert(
+        "MEMORY.md".into(),
+        "Airship notes\n§\nThe dirigible is red".into(),
+    );
+    m.import_markdown(&files).await.unwrap();
+    assert_eq!(m.search("dirigible", None, 5).len(), 1);
+    assert!(m.search("proxy", None, 5).is_empty());
+    // Another writer changes the file: a refresh (or the next write) sees it.
+    let mut other = open(&s, searched(json!({}))).await;
+    assert_ok(&other.tool(&add("memory", "The balloon is blue")).await);
+    m.refresh().await.unwrap();
+    assert_eq!(m.search("balloon", None, 5).len(), 1);
+    // The digest counts follow too, at the next session.
+    m.start_session().await.unwrap();
+    assert!(m.system_prompt().contains("The balloon is blue"));
+}
+
+pub async fn hostile_queries_never_fail() {
+    let (_s, mut m) = filled(NOTES, &[], searched(json!({}))).await;
+    let long = "port ".repeat(20_000);
+    for q in [
+        "",
+        " ",
+        "?",
+        "\"port\"",
+        "port AND (ssh OR",
+        "*",
+        "NEAR(port ssh)",
+        "port:2222",
+        "-port",
+        "'; DROP TABLE notes; --",
+        "\u{0}",
+        "🚀",
+        "[[",
+        "#",
+        long.as_str(),
+    ] {
+        let _ = m.search(q, None, 5);
+        let _ = m.context(q);
+    }
+    assert_eq!(m.search("port AND (ssh OR", None, 1)[0].index, 2);
+    assert!(!m.context("\"ssh port?\"").is_empty());
+}
+
+pub async fn search_action_of_the_tool() {
+    let (s, mut m) = filled(
+        NOTES,
+        &["User prefers SSH over HTTPS for git"],
+        searched(json!({})),
+    )
+    .await;
+    let before = s.snapshot();
+    let r = m
+        .tool(&json!({"action": "search", "query": "ssh port"}))
+        .await;
+    assert_ok(&r);
+    let results = r.results.as_ref().unwrap();
+    assert_eq!(results[0].target, "memory");
+    assert_eq!(results[0].index, 2);
+    assert!(results.iter().any(|h| h.target == "user"));
+    let j = r.to_json();
+    assert!(j["results"][0]["score"].as_f64().unwrap() > 0.0);
+    assert_eq!(j["results"][0]["text"], NOTES[2]);
+    let r = m
+        .tool(&json!({"action": "search", "query": "ssh", "target": "user"}))
+        .await;
+    assert!(r.results.unwrap().iter().all(|h| h.target == "user"));
+    let r = m
+        .tool(&json!({"action": "search", "query": "quantum chromodynamics"}))
+        .await;
+    assert_ok(&r);
+    assert!(r.results.unwrap().is_empty());
+    assert!(r.message.unwrap().contains("No notes match"));
+    assert_eq!(s.snapshot(), before, "search writes nothing");
 }

@@ -49,7 +49,7 @@ test("every instance method returns a promise; the schema is synchronous", async
   const schema = Memory.toolSchema();
   assert.equal(schema.name, "memory");
   assert.equal(schema.parameters.type, "object");
-  assert.deepEqual(schema.parameters.properties.action.enum, ["add", "replace", "remove"]);
+  assert.deepEqual(schema.parameters.properties.action.enum, ["add", "replace", "remove", "search"]);
   assert.equal(schema.parameters.additionalProperties, false);
   assert.ok(schema.description.includes("Skip"));
   JSON.parse(JSON.stringify(schema));

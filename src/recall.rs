@@ -1,0 +1,190 @@
+//! Note search as the agent sees it: ranked search over both stores and
+//! the per-turn `<memory-context>` block.
+//!
+//! Only stores above their verbatim budget are "searched": a store that
+//! fits its budget is already whole in the system prompt, so attaching its
+//! notes again would only repeat them.
+
+use serde::Serialize;
+
+use crate::config::Config;
+use crate::graph::Graph;
+use crate::prompt::fits_verbatim;
+use crate::search::Index;
+use crate::store::{thousands, Store, Target, SEPARATOR};
+use crate::text::Analyzer;
+
+/// Opening line of the per-turn block.
+pub const OPEN: &str = "<memory-context>";
+/// Closing line of the per-turn block.
+pub const CLOSE: &str = "</memory-context>";
+
+/// One search result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SearchHit {
+    /// The store: `memory` or `user`.
+    pub target: &'static str,
+    /// The entry's index in its store.
+    pub index: usize,
+    /// The entry's text, whole.
+    pub text: String,
+    /// Its relevance (higher is better; comparable within one query).
+    pub score: f64,
+}
+
+/// What recall reads: the live stores with their derived indexes and graph.
+pub struct View<'a> {
+    /// Both stores, indexed by [`Target`].
+    pub stores: &'a [Store; 2],
+    /// The BM25 index of each store.
+    pub indexes: [&'a Index; 2],
+    /// The graph over both stores.
+    pub graph: &'a Graph,
+    /// The analyser the indexes were built with.
+    pub analyzer: &'a Analyzer,
+    /// The configuration in force.
+    pub config: &'a Config,
+}
+
+impl View<'_> {
+    fn hits(&self, target: Target, query: &str, limit: usize) -> Vec<(Target, usize, f32)> {
+        self.indexes[target.index()]
+            .search(self.analyzer, query, limit)
+            .into_iter()
+            .map(|h| (target, h.doc, h.score))
+            .collect()
+    }
+
+    /// The best `limit` notes for `query` in `target` (or both stores),
+    /// best first; ties keep store order.
+    pub fn search(&self, query: &str, target: Option<Target>, limit: usize) -> Vec<SearchHit> {
+        let mut hits: Vec<(Target, usize, f32)> = Target::ALL
+            .iter()
+            .filter(|&&t| target.is_none_or(|only| only == t) && self.config.enabled(t))
+            .flat_map(|&t| self.hits(t, query, limit))
+            .collect();
+        rank(&mut hits);
+        hits.truncate(limit);
+        hits.into_iter()
+            .map(|(t, index, score)| SearchHit {
+                target: t.name(),
+                index,
+                text: self.stores[t.index()].entries()[index].clone(),
+                score: (f64::from(score) * 1000.0).round() / 1000.0,
+            })
+            .collect()
+    }
+
+    /// The `<memory-context>` block for `message`, or `""` when every store
+    /// is whole in the prompt or nothing matches. See the crate README for
+    /// the selection rules.
+    pub fn context(&self, message: &str) -> String {
+        let recall = &self.config.memory.recall;
+        let searched: Vec<Target> = Target::ALL
+            .into_iter()
+            .filter(|&t| {
+                self.config.enabled(t) && !fits_verbatim(&self.stores[t.index()], t, self.config)
+            })
+            .collect();
+        if searched.is_empty() {
+            return String::new();
+        }
+        let mut hits: Vec<(Target, usize, f32)> = searched
+            .iter()
+            .flat_map(|&t| self.hits(t, message, recall.top_k))
+            .collect();
+        rank(&mut hits);
+        hits.truncate(recall.top_k);
+        // Matches first, then the notes linked to them, nearest first.
+        let mut picked: Vec<(Target, usize)> = hits.iter().map(|&(t, i, _)| (t, i)).collect();
+        for &(t, i, _) in &hits {
+            let Some(node) = self.graph.node(t, i) else {
+                continue;
+            };
+            for n in self.graph.neighbours(node, recall.hops) {
+                let linked = &self.graph.nodes[n];
+                let key = (linked.target, linked.index);
+                if searched.contains(&linked.target) && !picked.contains(&key) {
+                    picked.push(key);
+                }
+            }
+        }
+        let notes = cap(
+            picked
+                .iter()
+                .map(|&(t, i)| self.stores[t.index()].entries()[i].as_str()),
+            recall.max_chars,
+        );
+        if notes.is_empty() {
+            return String::new();
+        }
+        format!("{OPEN}\n{}\n{CLOSE}", notes.join(SEPARATOR))
+    }
+}
+
+fn rank(hits: &mut [(Target, usize, f32)]) {
+    hits.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
+}
+
+/// Takes notes in order while their joined size stays within `max_chars`,
+/// skipping those that would overflow it. A first note that alone exceeds
+/// the cap is cut at a word boundary and says so.
+pub fn cap<'a>(notes: impl Iterator<Item = &'a str>, max_chars: usize) -> Vec<String> {
+    let sep = SEPARATOR.chars().count();
+    let mut out: Vec<String> = Vec::new();
+    let mut used = 0usize;
+    for note in notes {
+        let len = note.chars().count();
+        let extra = if out.is_empty() { len } else { len + sep };
+        if used + extra <= max_chars {
+            used += extra;
+            out.push(note.to_string());
+        } else if out.is_empty() {
+            out.push(cut(note, max_chars));
+            break;
+        }
+    }
+    out
+}
+
+/// `note` cut to at most `max_chars` chars at a word boundary, ending with
+/// a line that says how much was left out.
+fn cut(note: &str, max_chars: usize) -> String {
+    let total = note.chars().count();
+    let marker = |shown: usize| {
+        format!(
+            "\n[… note cut at {} of {} chars; memory(action=\"search\") returns it whole]",
+            thousands(shown),
+            thousands(total)
+        )
+    };
+    let room = max_chars.saturating_sub(marker(total).chars().count());
+    let head: String = note.chars().take(room).collect();
+    let head = match head.rfind(char::is_whitespace) {
+        Some(i) if i > head.len() / 2 => head[..i].trim_end().to_string(),
+        _ => head.trim_end().to_string(),
+    };
+    let shown = head.chars().count();
+    format!("{head}{}", marker(shown))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cap_skips_what_does_not_fit_and_cuts_only_a_lone_giant() {
+        let notes = ["a".repeat(10), "b".repeat(10), "c".repeat(3)];
+        let got = cap(notes.iter().map(String::as_str), 24);
+        assert_eq!(got, ["a".repeat(10), "b".repeat(10)]);
+        let got = cap(notes.iter().map(String::as_str), 20);
+        assert_eq!(got, ["a".repeat(10), "c".repeat(3)]);
+        let giant = format!("{} tail", "word ".repeat(100));
+        let got = cap([giant.as_str(), "small"].into_iter(), 120);
+        assert_eq!(got.len(), 1);
+        assert!(got[0].chars().count() <= 120, "{}", got[0]);
+        assert!(got[0].contains("note cut at"));
+        assert!(got[0].starts_with("word word"));
+        assert!(!got[0].contains("wor\n"));
+    }
+}
