@@ -16,12 +16,18 @@ const tools = [{ type: "function", function: { name, description, parameters } }
 // 2. Build the system prompt once per session (it stays frozen for the prefix cache).
 const system = `You are a helpful agent.\n\n${await memory.startSession()}`;
 
-// 3. When the model calls the tool, pass its arguments through untouched.
+// 3. Each user turn: attach the relevant notes (empty while everything fits the prompt).
+const message = "Which port does SSH on staging use?";
+const turn = `${message}\n\n${await memory.context(message)}`.trim();
+console.log("user turn:", JSON.stringify(turn));
+
+// 4. When the model calls the tool, pass its arguments through untouched.
 const calls = [
   { action: "add", target: "user", content: "Prefers concise answers; timezone UTC+1" },
   { action: "add", target: "memory", content: "Staging server 10.0.1.50 needs SSH port 2222" },
   { action: "replace", target: "memory", old_text: "port 2222", content: "Staging 10.0.1.50: SSH on 2222, key ~/.ssh/staging_ed25519" },
   { action: "remove", target: "memory", old_text: "no such note" }, // fails with a code
+  { action: "search", query: "staging ssh" }, // finds notes on demand
 ];
 for (const args of calls) {
   const result = await memory.tool(args); // never throws for what a model sends

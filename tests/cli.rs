@@ -476,3 +476,54 @@ fn usage_errors_exit_2_and_help_is_there() {
     let help = home.ok(&["add", "--help"]);
     assert!(help.contains("--target"), "{help}");
 }
+
+#[test]
+fn search_ranks_notes_of_both_stores() {
+    let home = Home::new();
+    home.ok(&["add", "Nginx proxies /api to port 8080"]);
+    home.ok(&["add", "Сервер слушает портами 9090"]);
+    home.ok(&["add", "--target", "user", "Prefers SSH on port 2222"]);
+    let out = home.ok(&["search", "proxy"]);
+    assert!(out.starts_with("memory #0 ("), "{out}");
+    assert!(out.contains("  Nginx proxies /api to port 8080"));
+    let hits = json(&home.ok(&["search", "порт", "--json"]));
+    assert_eq!(hits[0]["text"], "Сервер слушает портами 9090");
+    let hits = json(&home.ok(&["search", "port", "--target", "user", "--json"]));
+    assert_eq!(hits.as_array().unwrap().len(), 1);
+    assert_eq!(hits[0]["target"], "user");
+    let hits = json(&home.ok(&["search", "port", "-n", "1", "--json"]));
+    assert_eq!(hits.as_array().unwrap().len(), 1);
+    // Nothing found is not an error; hostile text is just text.
+    let out = home.run(&["search", "\"port\" AND (x OR"]);
+    assert!(out.status.success());
+    let out = home.run(&["search", "kubernetes"]);
+    assert!(out.status.success() && out.stdout.is_empty());
+}
+
+#[test]
+fn context_attaches_linked_notes_once_a_store_is_searched() {
+    let home = Home::new();
+    fs::write(
+        home.path().join("config.yaml"),
+        "memory:\n  memory_char_limit: 40\n",
+    )
+    .unwrap();
+    home.ok(&["add", "# SSH config\nPort 2222, keys only"]);
+    home.ok(&["add", "Fail2ban bans after 5 failures, see [[SSH config]]"]);
+    home.ok(&["add", "The coffee machine is on floor 3"]);
+    let out = home.ok(&["context", "how many failures until a ban?"]);
+    assert_eq!(
+        out,
+        "<memory-context>\nFail2ban bans after 5 failures, see [[SSH config]]\n§\n# SSH config\nPort 2222, keys only\n</memory-context>\n"
+    );
+    let prompt = home.ok(&["prompt"]);
+    assert!(
+        prompt.contains("3 notes in MEMORY.md, 1 link between them."),
+        "{prompt}"
+    );
+    assert!(!prompt.contains("coffee"));
+    let status = json(&home.ok(&["status", "--json"]));
+    assert_eq!(status["memory"]["mode"], "searched");
+    // Nothing matching prints nothing.
+    assert_eq!(home.ok(&["context", "quantum"]), "");
+}

@@ -150,6 +150,47 @@ Example:
         old_text: String,
     },
 
+    /// Search both stores for notes matching QUERY
+    #[command(
+        long_about = "\
+Rank the notes of both stores (or one, with --target) against QUERY with
+mnemo's note search: stemmed English and Russian words, identifiers kept whole
+(10.0.1.50, ~/code/api, snake_case), BM25 with a proximity bonus. QUERY is plain
+prose: quotes, `?` and operators are just text. Prints the best notes with their
+store, index and score.",
+        after_help = "\
+Examples:
+  mnemo search 'which port does staging ssh use'
+  mnemo search --target user timezone --json"
+    )]
+    Search {
+        /// What to look for
+        #[arg(value_name = "QUERY")]
+        query: String,
+        /// Only this store (default: both)
+        #[arg(short, long, value_enum)]
+        target: Option<TargetArg>,
+        /// At most this many notes
+        #[arg(short = 'n', long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+        limit: u32,
+        /// Print the results as JSON: [{target, index, text, score}]
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Print the <memory-context> block an agent attaches to MESSAGE
+    #[command(long_about = "\
+Print the per-turn <memory-context> block for a user's MESSAGE: the best notes
+(recall.top_k) of the stores that outgrew their verbatim budget, the notes
+linked to them with [[wikilinks]] (recall.hops steps, both directions), capped
+at recall.max_chars. Prints nothing when every store is whole in the system
+prompt or nothing matches.")]
+    Context {
+        /// The user's message; `-` reads it from standard input
+        #[arg(value_name = "MESSAGE")]
+        message: String,
+    },
+
     /// Run a raw memory tool call (JSON) and print the tool result
     #[command(
         long_about = "\
@@ -225,6 +266,13 @@ enum TargetArg {
 }
 
 impl TargetArg {
+    fn target(self) -> Target {
+        match self {
+            TargetArg::Memory => Target::Memory,
+            TargetArg::User => Target::User,
+        }
+    }
+
     fn name(self) -> &'static str {
         match self {
             TargetArg::Memory => "memory",
@@ -274,6 +322,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     text.push_str(&store_status(target, s, dir));
                 }
                 out(&text)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Search {
+            query,
+            target,
+            limit,
+            json,
+        } => {
+            let (mut memory, _) = open(&paths)?;
+            let hits = memory.search(&query, target.map(|t| t.target()), limit as usize);
+            if json {
+                out(&pretty(&hits)?)?;
+            } else if hits.is_empty() {
+                let _ = writeln!(io::stderr(), "no notes match {query:?}");
+            } else {
+                let mut text = String::new();
+                for h in &hits {
+                    text.push_str(&format!("{} #{} ({:.2})\n", h.target, h.index, h.score));
+                    for line in h.text.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+                out(&text)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Context { message } => {
+            let message = arg_or_stdin(message)?;
+            let (mut memory, _) = open(&paths)?;
+            let block = memory.context(&message);
+            if !block.is_empty() {
+                out(&format!("{block}\n"))?;
             }
             Ok(ExitCode::SUCCESS)
         }

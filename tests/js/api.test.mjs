@@ -15,7 +15,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const pkg = join(root, "pkg", "node", "mnemo.js");
 if (!existsSync(pkg)) throw new Error("pkg/node is missing: run scripts/build-js.sh first");
 const require = createRequire(import.meta.url);
-const { Memory, errorCodes } = require(pkg);
+const { Memory, NoteIndex, errorCodes, wasmMemoryBytes } = require(pkg);
 
 const tmp = () => mkdtempSync(join(tmpdir(), "mnemo-js-"));
 const add = (target, content) => ({ action: "add", target, content });
@@ -242,4 +242,53 @@ test("the TypeScript types carry the error codes and typed promises", () => {
   assert.match(dts, /tool\(args: ToolArgs \| unknown\): Promise<ToolResult>/);
   assert.match(dts, /static open\(opts: MemoryOptions\): Promise<Memory>/);
   assert.match(dts, /status\(\): Promise<Status>/);
+});
+
+test("search and context: note search from JS", async () => {
+  const m = await Memory.open({ config: { memory: { memory_char_limit: 60 } } });
+  await m.importMarkdown({
+    "MEMORY.md": [
+      "# SSH config\nStaging 10.0.1.50 listens on port 2222",
+      "Fail2ban bans after 5 failures, see [[SSH config]]",
+      "Сервер мониторинга слушает портами 9090",
+      "The coffee machine is on floor 3",
+    ].join("\n§\n"),
+  });
+  const hits = await m.search("порт мониторинга");
+  assert.equal(hits[0].target, "memory");
+  assert.equal(hits[0].index, 2);
+  assert.equal(hits[0].text, "Сервер мониторинга слушает портами 9090");
+  assert.ok(hits[0].score > 0);
+  assert.equal((await m.search("port", { limit: 1 })).length, 1);
+  assert.deepEqual(await m.search("port", { target: "user" }), []);
+  assert.deepEqual(await m.search("\"port\" AND (x OR"), await m.search("port x"));
+  await rejects(m.search("port", { target: "both" }), "unknown-target");
+  await rejects(m.search("port", { limit: 0 }), "invalid-input");
+  await rejects(m.search("port", { lmit: 3 }), "invalid-input");
+  await rejects(m.search(42), "invalid-input");
+  await rejects(m.search("bad \ud800"), "invalid-text");
+  const block = await m.context("How many failures until fail2ban bans?");
+  assert.equal(
+    block,
+    "<memory-context>\nFail2ban bans after 5 failures, see [[SSH config]]\n§\n# SSH config\nStaging 10.0.1.50 listens on port 2222\n</memory-context>",
+  );
+  assert.equal(await m.context("quantum chromodynamics"), "");
+  const prompt = await m.startSession();
+  assert.match(prompt, /4 notes in MEMORY\.md, 1 link between them\./);
+  const r = await m.tool({ action: "search", query: "coffee" });
+  assert.equal(r.success, true);
+  assert.equal(r.results[0].text, "The coffee machine is on floor 3");
+});
+
+test("NoteIndex ranks any list of notes", () => {
+  const before = wasmMemoryBytes();
+  const ix = new NoteIndex(["Nginx proxies to port 8080", "Сервер слушает портами 9090", "cats"]);
+  assert.equal(ix.size, 3);
+  assert.deepEqual(ix.search("proxy port", 5).map((h) => h.index), [0]);
+  assert.deepEqual(ix.search("порт").map((h) => h.index), [1]);
+  assert.deepEqual(ix.search("?!"), []);
+  assert.throws(() => new NoteIndex("not an array"), (e) => e.code === "invalid-input");
+  assert.throws(() => new NoteIndex(["ok", 5]), (e) => e.code === "invalid-input");
+  assert.ok(wasmMemoryBytes() >= before);
+  ix.free();
 });

@@ -20,6 +20,7 @@ use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::memory::{Files, Memory};
 use crate::storage::Storage;
+use crate::store::Target;
 use interop::{from_serde, to_js_error, to_json, to_string};
 use storage::JsStorage;
 
@@ -255,6 +256,41 @@ impl JsMemory {
         })
     }
 
+    /// The best notes for `query`, best first: `[{target, index, text,
+    /// score}]`. Options: `{target?: "memory" | "user", limit?: number}`
+    /// (default 10).
+    #[wasm_bindgen(unchecked_return_type = "Promise<SearchHit[]>")]
+    pub fn search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        let decoded = to_string(&query, "query").and_then(|q| Ok((q, search_options(&options)?)));
+        with_memory(&self.inner, move |inner| async move {
+            let mut guard = inner.lock().await;
+            let memory = guard.as_mut().ok_or_else(closed)?;
+            let (query, (target, limit)) = decoded.map_err(|e| to_js_error(&e))?;
+            from_serde(&memory.search(&query, target, limit))
+        })
+    }
+
+    /// The per-turn `<memory-context>` block for the user's message, or
+    /// `""`. Call it once per user turn and append the block to the
+    /// message; it also ends the turn for the retry cap.
+    #[wasm_bindgen(unchecked_return_type = "Promise<string>")]
+    pub fn context(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
+    ) -> Promise {
+        let decoded = to_string(&message, "message");
+        with_memory(&self.inner, move |inner| async move {
+            let mut guard = inner.lock().await;
+            let memory = guard.as_mut().ok_or_else(closed)?;
+            let message = decoded.map_err(|e| to_js_error(&e))?;
+            Ok(memory.context(&message).into())
+        })
+    }
+
     /// Closes the memory; later calls reject with `closed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
@@ -262,6 +298,106 @@ impl JsMemory {
             inner.lock().await.take();
             Ok(JsValue::UNDEFINED)
         })
+    }
+}
+
+/// Default number of results of `search`.
+const SEARCH_LIMIT: usize = 10;
+
+fn search_options(options: &JsValue) -> Result<(Option<Target>, usize), Error> {
+    let value = to_json(options)?;
+    let map = match value {
+        Value::Null => return Ok((None, SEARCH_LIMIT)),
+        Value::Object(map) => map,
+        _ => {
+            return Err(Error::input(
+                "search options must be an object like {target, limit}",
+            ))
+        }
+    };
+    let mut target = None;
+    let mut limit = SEARCH_LIMIT;
+    for (key, v) in map {
+        match (key.as_str(), v) {
+            (_, Value::Null) => {}
+            ("target", Value::String(name)) => {
+                target = Some(Target::from_name(&name).ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::UnknownTarget,
+                        format!("unknown target {name:?}; expected \"memory\" or \"user\""),
+                    )
+                })?)
+            }
+            ("limit", Value::Number(n)) if n.as_u64().is_some_and(|n| (1..=1000).contains(&n)) => {
+                limit = n.as_u64().unwrap_or(10) as usize
+            }
+            ("target" | "limit", _) => {
+                return Err(Error::input(format!(
+                    "search option {key} must be {}",
+                    if key == "target" {
+                        "\"memory\" or \"user\""
+                    } else {
+                        "an integer from 1 to 1000"
+                    }
+                )))
+            }
+            (other, _) => {
+                return Err(Error::input(format!(
+                    "unknown search option {other:?}; expected target and/or limit"
+                )))
+            }
+        }
+    }
+    Ok((target, limit))
+}
+
+/// A BM25 index over any list of notes, with mnemo's analysis and ranking:
+/// for ranking text that is not in a memory store (and for benchmarks).
+#[wasm_bindgen]
+pub struct NoteIndex {
+    analyzer: crate::text::Analyzer,
+    index: crate::search::Index,
+}
+
+#[wasm_bindgen]
+impl NoteIndex {
+    /// Indexes `notes` (an array of strings).
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "string[]")] notes: JsValue,
+    ) -> Result<NoteIndex, JsValue> {
+        let array = notes
+            .dyn_ref::<js_sys::Array>()
+            .ok_or_else(|| to_js_error(&Error::input("NoteIndex expects an array of strings")))?;
+        let mut texts = Vec::with_capacity(array.length() as usize);
+        for (i, v) in array.iter().enumerate() {
+            texts.push(to_string(&v, &format!("notes[{i}]")).map_err(|e| to_js_error(&e))?);
+        }
+        let analyzer = crate::text::Analyzer::new();
+        let index = crate::search::Index::build(&analyzer, &texts);
+        Ok(NoteIndex { analyzer, index })
+    }
+
+    /// Number of notes.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.index.len()
+    }
+
+    /// The best `limit` notes for `query`: `[{index, score}]`, best first.
+    #[wasm_bindgen(unchecked_return_type = "{index: number, score: number}[]")]
+    pub fn search(&self, query: &str, limit: Option<usize>) -> Result<JsValue, JsValue> {
+        let hits = self
+            .index
+            .search(&self.analyzer, query, limit.unwrap_or(SEARCH_LIMIT));
+        let out = js_sys::Array::new();
+        for h in hits {
+            let o = Object::new();
+            let _ = Reflect::set(&o, &"index".into(), &(h.doc as f64).into());
+            let _ = Reflect::set(&o, &"score".into(), &f64::from(h.score).into());
+            out.push(&o);
+        }
+        Ok(out.into())
     }
 }
 
@@ -278,6 +414,13 @@ fn decode_files(files: &JsValue) -> Result<Files, Error> {
             "importMarkdown expects {\"MEMORY.md\": string, \"USER.md\": string}",
         )),
     }
+}
+
+/// Bytes of wasm linear memory in use by this instance (it only grows):
+/// for measuring what an index costs.
+#[wasm_bindgen(js_name = wasmMemoryBytes)]
+pub fn wasm_memory_bytes() -> f64 {
+    (core::arch::wasm32::memory_size(0) * 65_536) as f64
 }
 
 /// Every error code, for `switch` statements and docs.

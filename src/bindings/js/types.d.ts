@@ -18,6 +18,25 @@ export type ErrorCode =
   | "storage"
   | "internal";
 
+/** One search result. */
+export interface SearchHit {
+  target: Target;
+  /** The entry's index in its store. */
+  index: number;
+  /** The entry, whole. */
+  text: string;
+  /** Relevance; higher is better (comparable within one query). */
+  score: number;
+}
+
+/** Options of `search`. */
+export interface SearchOptions {
+  /** Only this store (default: both). */
+  target?: Target;
+  /** At most this many results, 1 to 1000 (default 10). */
+  limit?: number;
+}
+
 /** What every rejected promise of mnemo carries (API misuse, storage failure). */
 export interface MnemoError extends Error {
   name: "MnemoError";
@@ -37,7 +56,9 @@ export interface ToolOperation {
 
 /** The memory tool's arguments, exactly as an LLM emits them. */
 export interface ToolArgs {
-  action?: "add" | "replace" | "remove";
+  action?: "add" | "replace" | "remove" | "search";
+  /** What to look for (`search`). */
+  query?: string | null;
   target?: Target;
   content?: string | null;
   old_text?: string | null;
@@ -59,6 +80,8 @@ export interface ToolResult {
   current_entries?: string[];
   /** `true`: too many failed writes this turn, stop retrying. */
   done?: boolean;
+  /** For `search`: the matching notes, best first. */
+  results?: SearchHit[];
 }
 
 /** The tool definition: OpenAI `{name, description, parameters}`; use `parameters` as Anthropic's `input_schema`. */
