@@ -1,10 +1,13 @@
 // The mnemo demo page: one in-tab memory, the memory tool (form and raw
-// JSON), the live stores, the frozen system prompt, export/import and the
-// tool schema. Plain ES module, no framework, no build step.
+// JSON), note search (ranked search, the per-turn context block and a set of
+// sample notes), the live stores, the frozen system prompt, export/import and
+// the tool schema. Plain ES module, no framework, no build step.
 //
 // Every call goes through `state.memory`; after each one the live stores are
 // re-read (exportMarkdown + status) before the result is shown, so whatever
 // the page displays is consistent with the last call.
+
+import { SAMPLE_MEMORY_MD } from "./sample-notes.js";
 
 const PKG = "./pkg/mnemo.js";
 
@@ -16,6 +19,10 @@ const STORES = [
 
 /** The entry delimiter of the Markdown files. */
 const DELIMITER = "\n§\n";
+
+/** The lines around the notes of a `<memory-context>` block. */
+const CONTEXT_OPEN = "<memory-context>\n";
+const CONTEXT_CLOSE = "\n</memory-context>";
 
 const BATCH_EXAMPLE = {
   operations: [
@@ -39,6 +46,10 @@ const state = {
   liveFiles: null,
   /** Tool calls shown so far (the result panel's data-seq). */
   seq: 0,
+  /** Searches shown so far (the search output's data-seq). */
+  searchSeq: 0,
+  /** Context blocks shown so far (the context output's data-seq). */
+  contextSeq: 0,
   /** Operations in flight (for aria-busy). */
   busy: 0,
 };
@@ -50,6 +61,12 @@ const $ = (id) => document.getElementById(id);
 const formatNumber = (n) => Number(n).toLocaleString("en-US");
 
 const plural = (n, one, many) => `${formatNumber(n)} ${n === 1 ? one : many}`;
+
+/** Length in Unicode characters (as mnemo counts), not UTF-16 units. */
+const charCount = (text) => [...text].length;
+
+/** A store of STORES by its target name. */
+const storeOf = (target) => STORES.find((s) => s.target === target);
 
 /** The entries of a store's Markdown text (an empty store has none). */
 function splitEntries(text) {
@@ -325,6 +342,151 @@ function showResult({ success, code, badge, message, done, args, json }) {
   panel.dataset.seq = String(state.seq);
 }
 
+// ---------------------------------------------------------------- note search
+
+/** Imports the sample notes into MEMORY.md (USER.md is left alone). */
+async function onLoadSamples() {
+  const status = $("samples-status");
+  await busy(async () => {
+    try {
+      const after = await state.memory.importMarkdown({ "MEMORY.md": SAMPLE_MEMORY_MD });
+      const s = after.memory;
+      const mode = s.mode === "searched"
+        ? `MEMORY is now searched (over its ${formatNumber(s.verbatim_budget)}-char verbatim budget)`
+        : "MEMORY still fits its verbatim budget";
+      showMessage(status,
+        `Loaded ${plural(s.entries, "sample note", "sample notes")} into MEMORY.md ` +
+        `(${plural(s.chars, "char", "chars")}): ${mode}. Start a new session to see the digest ` +
+        "in the system prompt, then try a search or a user message below.");
+    } catch (e) {
+      showError(status, e);
+    }
+    await refreshStores();
+  });
+}
+
+async function onSearch(ev) {
+  ev.preventDefault();
+  const query = $("search-query").value;
+  const target = $("search-target").value;
+  const status = $("search-status");
+  const list = $("search-results");
+  if (query.trim() === "") {
+    showMessage(status, "Type what to look for first.");
+    list.hidden = true;
+    $("search-query").focus();
+    return;
+  }
+  await busy(async () => {
+    try {
+      const hits = await state.memory.search(query, target ? { target } : {});
+      renderHits(query, target, hits);
+    } catch (e) {
+      list.replaceChildren();
+      list.hidden = true;
+      showError(status, e);
+    }
+    state.searchSeq += 1;
+    $("search-output").dataset.seq = String(state.searchSeq);
+  });
+}
+
+/** Shows search results, best first. */
+function renderHits(query, target, hits) {
+  const where = target ? storeOf(target).label : "both stores";
+  const status = $("search-status");
+  if (hits.length === 0) showMessage(status, `No note in ${where} matches “${query}”.`);
+  else showMessage(status, `${plural(hits.length, "note", "notes")} in ${where} for “${query}”, best first.`);
+  const list = $("search-results");
+  list.replaceChildren(...hits.map(hitItem));
+  list.hidden = hits.length === 0;
+}
+
+/** One search result: store, index, score and the note. */
+function hitItem(hit) {
+  const li = document.createElement("li");
+  li.className = "hit";
+  li.dataset.target = hit.target;
+  li.dataset.index = String(hit.index);
+  li.dataset.score = String(hit.score);
+  const meta = document.createElement("p");
+  meta.className = "hit-meta";
+  const span = (className, text) => {
+    const el = document.createElement("span");
+    el.className = className;
+    el.textContent = text;
+    return el;
+  };
+  meta.append(
+    span("hit-store", storeOf(hit.target)?.label ?? hit.target),
+    " · ",
+    span("hit-index", `entry ${hit.index + 1} (index ${hit.index})`),
+    " · ",
+    span("hit-score", `score ${hit.score.toFixed(2)}`),
+  );
+  const text = document.createElement("pre");
+  text.className = "entry-text";
+  text.textContent = hit.text;
+  li.append(meta, text);
+  return li;
+}
+
+async function onContext(ev) {
+  ev.preventDefault();
+  const message = $("context-message").value;
+  const status = $("context-status");
+  const pre = $("context-block");
+  if (message.trim() === "") {
+    showMessage(status, "Type a user message first.");
+    pre.hidden = true;
+    $("context-message").focus();
+    return;
+  }
+  await busy(async () => {
+    try {
+      const block = await state.memory.context(message);
+      renderContext(block, await state.memory.status());
+    } catch (e) {
+      pre.textContent = "";
+      pre.hidden = true;
+      delete $("context-output").dataset.empty;
+      showError(status, e);
+    }
+    state.contextSeq += 1;
+    $("context-output").dataset.seq = String(state.contextSeq);
+  });
+}
+
+/** Shows exactly what context() returned, or why it is empty. */
+function renderContext(block, status) {
+  const pre = $("context-block");
+  const out = $("context-output");
+  pre.textContent = block;
+  pre.hidden = block === "";
+  if (block !== "") {
+    const notes = block.slice(CONTEXT_OPEN.length, -CONTEXT_CLOSE.length).split(DELIMITER).length;
+    delete out.dataset.empty;
+    showMessage($("context-status"),
+      `Append this block to the user's message: ${plural(notes, "note", "notes")}, ` +
+      `${plural(charCount(block), "char", "chars")}.`);
+    return;
+  }
+  const searched = STORES.filter((s) => status[s.target].enabled && status[s.target].mode === "searched");
+  if (searched.length === 0) {
+    out.dataset.empty = "fits";
+    showMessage($("context-status"),
+      "Empty: every store still fits in the prompt (each is under its verbatim budget), so all " +
+      "of memory is already in the system prompt and there is nothing to attach. Load the sample " +
+      "notes to make MEMORY searched.");
+  } else {
+    out.dataset.empty = "no-match";
+    const names = searched.map((s) => `${s.label} (${s.file})`).join(" and ");
+    showMessage($("context-status"),
+      `Empty: nothing matched. No note in the searched ${searched.length === 1 ? "store" : "stores"} ` +
+      `${names} is relevant to this message.`);
+  }
+}
+
 // ---------------------------------------------------------------- frozen prompt
 
 function showPrompt(prompt) {
@@ -446,6 +608,10 @@ function wireEvents() {
   $("export-memory").addEventListener("click", onExport);
   $("export-user").addEventListener("click", onExport);
   $("import-form").addEventListener("submit", onImport);
+  $("load-samples").addEventListener("click", onLoadSamples);
+  $("search-form").addEventListener("submit", onSearch);
+  $("context-form").addEventListener("submit", onContext);
+  submitOnCtrlEnter($("context-message"));
 }
 
 async function loadMnemo() {

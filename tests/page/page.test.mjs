@@ -13,6 +13,7 @@ import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
+import { SAMPLE_MEMORY_MD, SAMPLE_NOTES } from "../../www/sample-notes.js";
 
 const WWW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../www");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -160,6 +161,52 @@ async function formCall({ action, target, content, old_text }) {
 async function rawCall(json) {
   await page.fill("#raw-args", typeof json === "string" ? json : JSON.stringify(json, null, 2));
   return callAndWait(() => page.click("#raw-run"));
+}
+
+/** Clicks "Load sample notes" and waits until MEMORY holds them. */
+async function loadSamples() {
+  await page.click("#load-samples");
+  await page.locator("#samples-status", { hasText: "Loaded" }).waitFor();
+  await page.locator("#store-memory-count", { hasText: `${SAMPLE_NOTES.length} entries` }).waitFor();
+}
+
+/** Runs a search through the form; returns the status line and the results shown. */
+async function searchAndWait(query, target = "") {
+  await page.fill("#search-query", query);
+  await page.selectOption("#search-target", target);
+  const before = Number(await page.locator("#search-output").getAttribute("data-seq"));
+  await page.click("#search-run");
+  await page.locator(`#search-output[data-seq="${before + 1}"]`).waitFor({ state: "attached" });
+  const hits = await page.$$eval("#search-results li", (lis) =>
+    lis.map((li) => ({
+      target: li.dataset.target,
+      index: Number(li.dataset.index),
+      meta: li.querySelector(".hit-meta").textContent,
+      text: li.querySelector(".entry-text").textContent,
+    })),
+  );
+  return { status: await text("#search-status"), hits };
+}
+
+/** Asks for the memory context of `message`; returns the block, the status line and why it is empty. */
+async function contextAndWait(message) {
+  await page.fill("#context-message", message);
+  const before = Number(await page.locator("#context-output").getAttribute("data-seq"));
+  await page.click("#context-run");
+  await page.locator(`#context-output[data-seq="${before + 1}"]`).waitFor({ state: "attached" });
+  return {
+    block: await text("#context-block"),
+    visible: await page.locator("#context-block").isVisible(),
+    status: await text("#context-status"),
+    empty: await page.locator("#context-output").getAttribute("data-empty"),
+  };
+}
+
+/** The sample note whose title (first line) starts with `title`. */
+function sample(title) {
+  const note = SAMPLE_NOTES.find((n) => n.startsWith(title));
+  assert.ok(note, `no sample note titled ${title}`);
+  return note;
 }
 
 // ---------------------------------------------------------------- tests
@@ -347,5 +394,102 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     const r = await callAndWait(() => page.click("#tool-run"));
     assert.equal(r.success, "true");
     assert.deepEqual(await entries("user"), ["User prefers light mode in VS Code, dark mode in terminal"]);
+  });
+
+  test("loading the sample notes replaces MEMORY.md and makes MEMORY searched", async () => {
+    await formCall({ action: "add", target: "memory", content: "Replaced by the samples" });
+    await formCall({ action: "add", target: "user", content: "User prefers metric units" });
+    assert.match(await text("#load-samples"), /replaces MEMORY\.md/);
+    await loadSamples();
+    assert.equal(SAMPLE_NOTES.length, 40);
+    assert.ok(SAMPLE_MEMORY_MD.length > 2_200, "the samples must exceed the verbatim budget");
+    assert.deepEqual(await entries("memory"), SAMPLE_NOTES);
+    assert.deepEqual(await entries("user"), ["User prefers metric units"], "USER.md is left alone");
+    assert.match(await text("#store-memory-mode"), /^searched \(over the 2,200-char verbatim budget\)/);
+    assert.equal(await page.locator("#store-memory-mode").getAttribute("data-mode"), "searched");
+    assert.match(await text("#store-user-mode"), /^in prompt/);
+    assert.match(await text("#samples-status"), /Loaded 40 sample notes into MEMORY\.md .*MEMORY is now searched/);
+    assert.ok(await page.locator("#prompt-stale").isVisible());
+  });
+
+  test("after the samples a new session's prompt carries the digest, not the notes", async () => {
+    await loadSamples();
+    await page.click("#start-session");
+    await page.locator('#system-prompt[data-session="2"]').waitFor({ state: "attached" });
+    const prompt = await text("#system-prompt");
+    assert.match(prompt, /MEMORY \(your personal notes\) \[\d+% — [\d,]+\/120,000 chars\]/);
+    assert.match(prompt, /40 notes in MEMORY\.md, \d+ links between them\./);
+    assert.match(prompt, /\nSectors: infra \(\d+\), /);
+    assert.match(prompt, /\nPinned:\n/);
+    assert.ok(prompt.includes(sample("Ground rules #pinned")), "the pinned note is in the digest");
+    assert.ok(!prompt.includes(sample("Backups #ops")), "unpinned notes are not in the prompt");
+    assert.match(prompt, /memory\(action="search", query="…"\)/);
+  });
+
+  test("a search ranks the notes: \"порт\" finds the Russian note first", async () => {
+    await loadSamples();
+    const russian = sample("Сервер мониторинга слушает портами 9090 и 9093");
+    const { status, hits } = await searchAndWait("порт");
+    assert.ok(hits.length >= 1);
+    assert.equal(hits[0].text, russian);
+    assert.equal(hits[0].target, "memory");
+    assert.equal(hits[0].index, SAMPLE_NOTES.indexOf(russian));
+    assert.match(hits[0].meta, /^MEMORY · entry \d+ \(index \d+\) · score \d+\.\d{2}$/);
+    assert.match(status, new RegExp(`^${hits.length} notes? in both stores for “порт”, best first\\.$`));
+    // The page shows what search() returns, in its order, scores to 2 decimals.
+    const api = await page.evaluate(() => window.mnemo.memory.search("порт"));
+    assert.deepEqual(hits.map((h) => h.text), api.map((h) => h.text));
+    assert.ok(hits[0].meta.endsWith(`score ${api[0].score.toFixed(2)}`));
+
+    // Only USER.md: it has no such note.
+    const user = await searchAndWait("порт", "user");
+    assert.deepEqual(user.hits, []);
+    assert.match(user.status, /^No note in USER PROFILE matches “порт”\.$/);
+    assert.equal(await page.locator("#search-results").isVisible(), false);
+
+    // The tool's search action answers the same notes.
+    const r = await rawCall({ action: "search", query: "порт" });
+    assert.equal(r.success, "true");
+    assert.equal(JSON.parse(r.json).results[0].text, russian);
+  });
+
+  test("the context of a message holds the matching note and a note linked to it", async () => {
+    await loadSamples();
+    const backups = sample("Backups #ops");
+    // Links to [[Backups]]; shares no word with the message.
+    const linked = sample("Резервные копии проверяем");
+    assert.ok(linked.includes("[[Backups]]"));
+    const c = await contextAndWait("When do the restic snapshots run?");
+    assert.ok(c.visible);
+    assert.equal(c.empty, null);
+    assert.ok(c.block.startsWith("<memory-context>\n" + backups + "\n§\n"), c.block);
+    assert.ok(c.block.endsWith("\n</memory-context>"));
+    assert.ok(c.block.includes(linked), "the note linking to the match is attached too");
+    assert.ok(!c.block.includes(sample("Alice Chen #people")), "unrelated notes stay out");
+    // Exactly what context() returns.
+    const api = await page.evaluate(() => window.mnemo.memory.context("When do the restic snapshots run?"));
+    assert.equal(c.block, api);
+    assert.match(c.status, /^Append this block to the user's message: \d+ notes, [\d,]+ chars\.$/);
+  });
+
+  test("the context is empty while every store fits in the prompt, and says why", async () => {
+    await formCall({ action: "add", target: "memory", content: "Staging SSH listens on port 2222" });
+    const c = await contextAndWait("Which port does staging SSH use?");
+    assert.equal(c.block, "");
+    assert.equal(c.visible, false);
+    assert.equal(c.empty, "fits");
+    assert.match(c.status, /^Empty: every store still fits in the prompt/);
+    assert.equal(await page.evaluate(() => window.mnemo.memory.context("Which port does staging SSH use?")), "");
+
+    // Once MEMORY is searched, an empty context means nothing matched.
+    await loadSamples();
+    const none = await contextAndWait("zxqv");
+    assert.equal(none.block, "");
+    assert.equal(none.empty, "no-match");
+    assert.match(none.status, /^Empty: nothing matched\. No note in the searched store MEMORY \(MEMORY\.md\)/);
+    // The next message that matches replaces the explanation with the block.
+    const some = await contextAndWait("Who is on call on even weeks?");
+    assert.ok(some.visible);
+    assert.ok(some.block.includes(sample("Ivan Petrov #people")));
   });
 });
