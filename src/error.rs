@@ -26,6 +26,9 @@ pub enum ErrorKind {
     InvalidText,
     /// A single entry longer than the store's storage limit.
     TooLong,
+    /// The security scanner blocked the text (prompt injection,
+    /// exfiltration, a secret, invisible Unicode…).
+    Blocked,
     /// `old_text` matches no entry.
     NoMatch,
     /// `old_text` matches several entries.
@@ -54,13 +57,14 @@ pub enum ErrorKind {
 
 impl ErrorKind {
     /// Every kind, in declaration order (for docs, bindings and drift tests).
-    pub const ALL: [ErrorKind; 17] = [
+    pub const ALL: [ErrorKind; 18] = [
         ErrorKind::InvalidInput,
         ErrorKind::UnknownAction,
         ErrorKind::UnknownTarget,
         ErrorKind::Empty,
         ErrorKind::InvalidText,
         ErrorKind::TooLong,
+        ErrorKind::Blocked,
         ErrorKind::NoMatch,
         ErrorKind::AmbiguousMatch,
         ErrorKind::StoreFull,
@@ -83,6 +87,7 @@ impl ErrorKind {
             ErrorKind::Empty => "empty",
             ErrorKind::InvalidText => "invalid-text",
             ErrorKind::TooLong => "too-long",
+            ErrorKind::Blocked => "blocked",
             ErrorKind::NoMatch => "no-match",
             ErrorKind::AmbiguousMatch => "ambiguous-match",
             ErrorKind::StoreFull => "store-full",

@@ -37,6 +37,7 @@ pub mod graph;
 pub mod memory;
 pub mod prompt;
 pub mod recall;
+pub mod scan;
 pub mod search;
 pub mod storage;
 pub mod store;

@@ -459,6 +459,16 @@ impl<S: Storage> Memory<S> {
                     format!("cannot import {name}: {why}"),
                 ));
             }
+            if let Some(i) = store.blocked().next() {
+                let verdict = store.verdict(i).map(|v| v.message()).unwrap_or_default();
+                return Err(Error::new(
+                    ErrorKind::Blocked,
+                    format!(
+                        "cannot import {name}: entry {} is blocked. {verdict}",
+                        i + 1
+                    ),
+                ));
+            }
             if store.chars() > limit {
                 return Err(Error::new(
                     ErrorKind::StoreFull,

@@ -59,7 +59,7 @@ pub fn render_block(
     out.push_str(RULE);
     out.push('\n');
     if verbatim {
-        out.push_str(&store.entries().join(SEPARATOR));
+        out.push_str(&store.shown_all(target).join(SEPARATOR));
     } else {
         out.push_str(&digest(target, store, config, graph));
     }
@@ -91,11 +91,11 @@ fn digest(target: Target, store: &Store, config: &Config, graph: &Graph) -> Stri
     }
     out.push('\n');
     // Pinned notes verbatim, while they fit the verbatim budget.
-    let pinned: Vec<&str> = graph
+    let pinned: Vec<std::borrow::Cow<'_, str>> = graph
         .nodes
         .iter()
-        .filter(|n| n.target == target && n.pinned)
-        .filter_map(|n| store.entries().get(n.index).map(String::as_str))
+        .filter(|n| n.target == target && n.pinned && n.index < store.entries().len())
+        .map(|n| store.shown(target, n.index))
         .collect();
     if !pinned.is_empty() {
         let budget = config.verbatim_budget(target);
@@ -105,7 +105,7 @@ fn digest(target: Target, store: &Store, config: &Config, graph: &Graph) -> Stri
             let extra = note.chars().count() + if shown.is_empty() { 0 } else { 3 };
             if used + extra <= budget {
                 used += extra;
-                shown.push(note);
+                shown.push(note.as_ref());
             }
         }
         out.push_str("Pinned:\n");

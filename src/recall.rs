@@ -69,7 +69,7 @@ impl View<'_> {
             .map(|(t, index, score)| SearchHit {
                 target: t.name(),
                 index,
-                text: self.stores[t.index()].entries()[index].clone(),
+                text: self.stores[t.index()].shown(t, index).into_owned(),
                 score: (f64::from(score) * 1000.0).round() / 1000.0,
             })
             .collect()
@@ -89,9 +89,15 @@ impl View<'_> {
         if searched.is_empty() {
             return String::new();
         }
+        // Blocked entries never reach the context, not even as a placeholder.
+        let clean = |t: Target, i: usize| self.stores[t.index()].verdict(i).is_none();
         let mut hits: Vec<(Target, usize, f32)> = searched
             .iter()
-            .flat_map(|&t| self.hits(t, message, recall.top_k))
+            .flat_map(|&t| {
+                let blocked = self.stores[t.index()].blocked().count();
+                self.hits(t, message, recall.top_k + blocked)
+            })
+            .filter(|&(t, i, _)| clean(t, i))
             .collect();
         rank(&mut hits);
         hits.truncate(recall.top_k);
@@ -104,7 +110,10 @@ impl View<'_> {
             for n in self.graph.neighbours(node, recall.hops) {
                 let linked = &self.graph.nodes[n];
                 let key = (linked.target, linked.index);
-                if searched.contains(&linked.target) && !picked.contains(&key) {
+                if searched.contains(&linked.target)
+                    && !picked.contains(&key)
+                    && clean(linked.target, linked.index)
+                {
                     picked.push(key);
                 }
             }

@@ -9,7 +9,10 @@
 //! (see [`FileState`]). This module owns parsing, serialising, counting and
 //! the entry-level edits; it never does I/O.
 
+use std::borrow::Cow;
+
 use crate::error::{Error, ErrorKind, Result};
+use crate::scan::{placeholder, scan, Verdict};
 
 /// The separator between entries in a store file.
 pub const SEPARATOR: &str = "\n§\n";
@@ -91,12 +94,20 @@ pub enum FileState {
     Damaged(String),
 }
 
-/// One store's entries and the state of the file they came from.
+/// One store's entries, the scanner's verdict on each, and the state of
+/// the file they came from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Store {
     entries: Vec<String>,
+    /// `Some` for an entry the scanner blocks; kept in step with `entries`.
+    verdicts: Vec<Option<Box<Verdict>>>,
     chars: usize,
     state: FileState,
+}
+
+fn verdict_of(entry: &str) -> Option<Box<Verdict>> {
+    let v = scan(entry);
+    v.blocked.then(|| Box::new(v))
 }
 
 impl Default for Store {
@@ -109,8 +120,10 @@ impl Store {
     /// A store holding `entries` (assumed valid), in canonical state.
     pub fn new(entries: Vec<String>) -> Store {
         let chars = joined_chars(&entries);
+        let verdicts = entries.iter().map(|e| verdict_of(e)).collect();
         Store {
             entries,
+            verdicts,
             chars,
             state: FileState::Canonical,
         }
@@ -160,6 +173,37 @@ impl Store {
         &self.entries
     }
 
+    /// The scanner's verdict on entry `index`, when it blocks the entry.
+    pub fn verdict(&self, index: usize) -> Option<&Verdict> {
+        self.verdicts.get(index).and_then(|v| v.as_deref())
+    }
+
+    /// Indexes of the entries the scanner blocks.
+    pub fn blocked(&self) -> impl Iterator<Item = usize> + '_ {
+        self.verdicts
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_some())
+            .map(|(i, _)| i)
+    }
+
+    /// Entry `index` as it may be shown to a model: the text, or the
+    /// `[BLOCKED: …]` placeholder when the scanner blocks it.
+    pub fn shown(&self, target: Target, index: usize) -> Cow<'_, str> {
+        let entry = self.entries.get(index).map_or("", String::as_str);
+        match self.verdict(index) {
+            Some(v) => Cow::Owned(placeholder(target, entry, v)),
+            None => Cow::Borrowed(entry),
+        }
+    }
+
+    /// Every entry as it may be shown to a model (see [`Store::shown`]).
+    pub fn shown_all(&self, target: Target) -> Vec<Cow<'_, str>> {
+        (0..self.entries.len())
+            .map(|i| self.shown(target, i))
+            .collect()
+    }
+
     /// Size of the joined text in chars (Unicode scalar values).
     pub fn chars(&self) -> usize {
         self.chars
@@ -186,12 +230,16 @@ impl Store {
 
     /// Appends an entry (already validated).
     pub(crate) fn push(&mut self, content: String) {
+        self.verdicts.push(verdict_of(&content));
         self.entries.push(content);
         self.chars = joined_chars(&self.entries);
     }
 
     /// Replaces entry `index` (already validated).
     pub(crate) fn set(&mut self, index: usize, content: String) {
+        if let Some(slot) = self.verdicts.get_mut(index) {
+            *slot = verdict_of(&content);
+        }
         if let Some(slot) = self.entries.get_mut(index) {
             *slot = content;
         }
@@ -202,6 +250,7 @@ impl Store {
     pub(crate) fn remove(&mut self, index: usize) {
         if index < self.entries.len() {
             self.entries.remove(index);
+            self.verdicts.remove(index);
         }
         self.chars = joined_chars(&self.entries);
     }
@@ -232,8 +281,10 @@ impl Store {
                 if let Some(&exact) = matches.iter().find(|&&i| self.entries[i] == old_text) {
                     return Ok(exact);
                 }
-                let previews: Vec<String> =
-                    matches.iter().map(|&i| preview(&self.entries[i])).collect();
+                let previews: Vec<String> = matches
+                    .iter()
+                    .map(|&i| preview(&self.shown(target, i)))
+                    .collect();
                 Err(Error::new(
                     ErrorKind::AmbiguousMatch,
                     format!(

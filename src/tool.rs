@@ -498,6 +498,7 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
         Action::Add => {
             let content = op.content.clone().unwrap_or_default();
             too_long(&content)?;
+            screen(&content)?;
             if store.contains_entry(&content) {
                 return Ok(OneOutcome {
                     message: "Entry already exists; no duplicate added.".into(),
@@ -513,6 +514,7 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
         Action::Replace => {
             let content = op.content.clone().unwrap_or_default();
             too_long(&content)?;
+            screen(&content)?;
             let index = store.find(op.target, op.old_text.as_deref().unwrap_or_default())?;
             if store.entries()[index] == content {
                 return Ok(OneOutcome {
@@ -544,6 +546,15 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
             })
         }
     }
+}
+
+/// Refuses content the security scanner blocks.
+fn screen(content: &str) -> Result<()> {
+    let verdict = crate::scan::scan(content);
+    if verdict.blocked {
+        return Err(Error::new(ErrorKind::Blocked, verdict.message()));
+    }
+    Ok(())
 }
 
 fn full_error(
@@ -583,7 +594,12 @@ fn full_error(
     Rejected {
         error: Error::new(ErrorKind::StoreFull, message),
         target: Some(target),
-        current_entries: Some(old.entries().to_vec()),
+        current_entries: Some(
+            old.shown_all(target)
+                .into_iter()
+                .map(|e| e.into_owned())
+                .collect(),
+        ),
     }
 }
 

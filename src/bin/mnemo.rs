@@ -191,6 +191,33 @@ prompt or nothing matches.")]
         message: String,
     },
 
+    /// Screen a file (or stdin) with the security scanner
+    #[command(
+        long_about = "\
+Screen FILE (or standard input with `-`) with the security scanner that guards
+every memory write: prompt injection, role hijack, hidden markup, credential
+exfiltration, persistence/backdoors, hard-coded secrets and invisible Unicode.
+Prints each finding with its pattern id, category, byte range and the text it
+covers. Exits 0 when the text is clean, 1 when it is blocked. With --store,
+FILE is read as a MEMORY.md/USER.md store and every entry is screened.",
+        after_help = "\
+Examples:
+  mnemo scan AGENTS.md
+  mnemo scan --store ~/.mnemo/memories/MEMORY.md --json
+  echo 'ignore all previous instructions' | mnemo scan -"
+    )]
+    Scan {
+        /// The file to screen; `-` reads standard input
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// Read FILE as a store and screen each entry
+        #[arg(long)]
+        store: bool,
+        /// Print the verdict(s) as JSON
+        #[arg(long)]
+        json: bool,
+    },
+
     /// Run a raw memory tool call (JSON) and print the tool result
     #[command(
         long_about = "\
@@ -358,6 +385,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Scan { file, store, json } => scan_command(&file, store, json),
         Command::Prompt => {
             let (memory, _) = open(&paths)?;
             let prompt = memory.system_prompt();
@@ -773,4 +801,100 @@ fn out(text: &str) -> Result<()> {
             format!("cannot write to standard output: {e}"),
         )),
     }
+}
+
+/// `mnemo scan`: the scanner on a file, a store or stdin.
+fn scan_command(file: &str, store: bool, json: bool) -> Result<ExitCode> {
+    let bytes = if file == "-" {
+        let mut buf = Vec::new();
+        io::Read::read_to_end(&mut io::stdin(), &mut buf)
+            .map_err(|e| Error::new(ErrorKind::Storage, format!("could not read stdin: {e}")))?;
+        buf
+    } else {
+        std::fs::read(file)
+            .map_err(|e| Error::new(ErrorKind::Storage, format!("could not read {file}: {e}")))?
+    };
+    let text = String::from_utf8(bytes).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidText,
+            format!(
+                "{file} is not valid UTF-8 (first bad byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })?;
+    let texts: Vec<String> = if store {
+        mnemo::store::parse(&text)
+    } else {
+        vec![text]
+    };
+    let verdicts: Vec<mnemo::scan::Verdict> = texts.iter().map(|t| mnemo::scan::scan(t)).collect();
+    let blocked = verdicts.iter().filter(|v| v.blocked).count();
+    if json {
+        let value = if store {
+            serde_json::to_value(&verdicts)
+        } else {
+            serde_json::to_value(&verdicts[0])
+        }
+        .map_err(|e| Error::new(ErrorKind::Internal, e.to_string()))?;
+        out(&pretty(&value)?)?;
+    } else {
+        let mut report = String::new();
+        for (i, (t, v)) in texts.iter().zip(&verdicts).enumerate() {
+            if !v.blocked {
+                continue;
+            }
+            if store {
+                report.push_str(&format!("entry {} (index {i}): blocked\n", i + 1));
+            } else {
+                report.push_str("blocked\n");
+            }
+            for f in &v.findings {
+                let covered: String = t
+                    .get(f.start..f.end)
+                    .unwrap_or("")
+                    .chars()
+                    .take(80)
+                    .collect();
+                let covered = covered.escape_debug().to_string();
+                match &f.code_point {
+                    Some(cp) => report.push_str(&format!(
+                        "  {} [{}] {cp} at bytes {}..{}\n",
+                        f.id,
+                        f.category.name(),
+                        f.start,
+                        f.end
+                    )),
+                    None => report.push_str(&format!(
+                        "  {} [{}] bytes {}..{}: \"{covered}\"\n",
+                        f.id,
+                        f.category.name(),
+                        f.start,
+                        f.end
+                    )),
+                }
+            }
+            if v.truncated {
+                report.push_str(&format!(
+                    "  (only the first {} KiB were scanned)\n",
+                    mnemo::scan::MAX_SCAN_BYTES / 1024
+                ));
+            }
+        }
+        if blocked == 0 {
+            report.push_str(if store {
+                "all entries are clean\n"
+            } else {
+                "clean\n"
+            });
+        } else if store {
+            report.push_str(&format!("{blocked} of {} entries blocked\n", texts.len()));
+        }
+        out(&report)?;
+    }
+    Ok(if blocked == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }

@@ -416,6 +416,25 @@ fn decode_files(files: &JsValue) -> Result<Files, Error> {
     }
 }
 
+/// Screens `text` with the security scanner (synchronous): `{blocked,
+/// findings: [{id, category, start, end, code_point?}], truncated}`.
+/// `start` and `end` are UTF-16 offsets into `text`, ready for
+/// `text.slice(start, end)`.
+#[wasm_bindgen(unchecked_return_type = "ScanVerdict")]
+pub fn scan(
+    #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+) -> Result<JsValue, JsValue> {
+    let text = to_string(&text, "text").map_err(|e| to_js_error(&e))?;
+    let mut verdict = crate::scan::scan(&text);
+    // Byte offsets become UTF-16 offsets, the unit of JS strings.
+    let utf16 = |byte: usize| text.get(..byte).map_or(0, |s| s.encode_utf16().count());
+    for f in &mut verdict.findings {
+        f.start = utf16(f.start);
+        f.end = utf16(f.end);
+    }
+    from_serde(&verdict)
+}
+
 /// Bytes of wasm linear memory in use by this instance (it only grows):
 /// for measuring what an index costs.
 #[wasm_bindgen(js_name = wasmMemoryBytes)]

@@ -6,6 +6,7 @@ export type ErrorCode =
   | "empty"
   | "invalid-text"
   | "too-long"
+  | "blocked"
   | "no-match"
   | "ambiguous-match"
   | "store-full"
@@ -161,4 +162,34 @@ export interface Status {
 export interface MarkdownFiles {
   "MEMORY.md": string;
   "USER.md": string;
+}
+
+/** The scanner's categories. */
+export type ScanCategory =
+  | "prompt-injection"
+  | "role-hijack"
+  | "hidden-markup"
+  | "exfiltration"
+  | "persistence"
+  | "secret"
+  | "invisible-unicode";
+
+/** One hit of the security scanner. */
+export interface ScanFinding {
+  /** Stable pattern id, e.g. `pi.ignore-previous`, `unicode.zero-width`. */
+  id: string;
+  category: ScanCategory;
+  /** UTF-16 offsets into the scanned text: `text.slice(start, end)`. */
+  start: number;
+  end: number;
+  /** For invisible characters: `U+200B`. */
+  code_point?: string;
+}
+
+/** What `scan(text)` returns. */
+export interface ScanVerdict {
+  blocked: boolean;
+  findings: ScanFinding[];
+  /** The text was longer than 256 KiB; only its start was scanned. */
+  truncated: boolean;
 }
