@@ -639,6 +639,22 @@ pub struct ToolResult {
 }
 
 impl ToolResult {
+    /// A result with only `success` set; the constructors fill in the rest.
+    fn bare(success: bool) -> Self {
+        ToolResult {
+            success,
+            message: None,
+            error: None,
+            code: None,
+            target: None,
+            usage: None,
+            entry_count: None,
+            current_entries: None,
+            done: None,
+            results: None,
+        }
+    }
+
     /// A success about `target`.
     pub fn ok(
         message: String,
@@ -647,16 +663,11 @@ impl ToolResult {
         limit: usize,
     ) -> Self {
         ToolResult {
-            success: true,
             message: Some(message),
-            error: None,
-            code: None,
             target: target.map(Target::name),
             usage: store.map(|s| usage_long(s.chars(), limit)),
             entry_count: store.map(|s| s.entries().len()),
-            current_entries: None,
-            done: None,
-            results: None,
+            ..ToolResult::bare(true)
         }
     }
 
@@ -668,16 +679,10 @@ impl ToolResult {
             n => format!("{n} notes match, best first."),
         };
         ToolResult {
-            success: true,
             message: Some(message),
-            error: None,
-            code: None,
             target: target.map(Target::name),
-            usage: None,
-            entry_count: None,
-            current_entries: None,
-            done: None,
             results: Some(hits),
+            ..ToolResult::bare(true)
         }
     }
 
@@ -685,8 +690,6 @@ impl ToolResult {
     pub fn failed(rejected: Rejected, store: Option<&Store>, limit: usize) -> Self {
         let full = rejected.error.kind() == ErrorKind::StoreFull;
         ToolResult {
-            success: false,
-            message: None,
             error: Some(rejected.error.message().to_string()),
             code: Some(rejected.error.code()),
             target: rejected.target.map(Target::name),
@@ -699,24 +702,17 @@ impl ToolResult {
             }),
             entry_count: store.map(|s| s.entries().len()),
             current_entries: rejected.current_entries,
-            done: None,
-            results: None,
+            ..ToolResult::bare(false)
         }
     }
 
     /// The final "stop retrying" answer.
     pub fn stop_retrying(last: &Error) -> Self {
         ToolResult {
-            success: false,
-            message: None,
             error: Some(format!("{STOP_RETRYING} (Last error: {})", last.message())),
             code: Some(ErrorKind::RetryLimit.code()),
-            target: None,
-            usage: None,
-            entry_count: None,
-            current_entries: None,
             done: Some(true),
-            results: None,
+            ..ToolResult::bare(false)
         }
     }
 
