@@ -191,7 +191,7 @@ const PATTERNS: &[Pattern] = &[
         id: "pi.ignore-everything-above",
         category: Category::PromptInjection,
         keywords: &["ignore", "disregard", "forget"],
-        regex: r"\b(ignore|disregard|forget)\b\s+(everything|all|anything)\s+(above|before|previously|you were told|you have been told)",
+        regex: r"\b(ignore|disregard|forget)\b\s+(everything|all|anything)\s+(above|before|previously|you were told|you have been told)|\b(ignore|disregard|forget|override)\b[^.]{0,20}\b(instructions?|rules|guidelines|directives?|prompts?|system prompt)\b[^.]{0,15}\b(above|before|earlier|previously|given|you were given|you received|so far|in your (system )?prompt)\b",
     },
     Pattern {
         id: "pi.ignore-previous-ru",
@@ -226,7 +226,7 @@ const PATTERNS: &[Pattern] = &[
         id: "pi.developer-mode",
         category: Category::PromptInjection,
         keywords: &["mode", "do anything now", "jailbr", "dan"],
-        regex: r"\b(developer|dev|jailbreak|jailbroken|dan|god|admin|unrestricted|unfiltered|uncensored|evil|debug)\s+mode\b[^\n]{0,80}\b(no|without|any|ignore|ignores|bypass|free of|unrestricted|uncensored|unfiltered|disabled|lifted|removed|off)\b[^\n]{0,30}\b(restrictions?|filters?|filtering|limits?|limitations|rules|guidelines|polic(y|ies)|censorship|safety|ethics|anything|guardrails|moderation)|\b(enable|enabled|activate|activated|enter|entering|switch to|now in|you are in|you're in)\s+(developer|jailbreak|dan|god|unrestricted|unfiltered|uncensored|evil)\s+mode\b[^\n]{0,120}\b(you (can|will|must|may)|no (restrictions|limits|rules|filters)|without (restrictions|limits|rules|filters)|ignore|anything)|\bdo anything now\b|\b(you are|you're|act as|pretend to be|you will be|become)\s+(now\s+)?(dan|a jailbroken|an unrestricted|an unfiltered|an uncensored)\b|\bjailbreak(ed)?\s+(prompt|mode|enabled|activated|successful)",
+        regex: r"\b(developer|dev|jailbreak|jailbroken|dan|god|admin|unrestricted|unfiltered|uncensored|evil|debug)\s+mode\b[^\n]{0,80}\b(no|without|any|ignore|ignores|bypass|free of|unrestricted|uncensored|unfiltered|disabled|lifted|removed|off)\b[^\n]{0,30}\b(restrictions?|filters?|filtering|limits?|limitations|rules|guidelines|polic(y|ies)|censorship|safety|ethics|anything|guardrails|moderation)|\b(enable|enabled|activate|activated|enter|entering|switch to|now in|you are in|you're in)\s+(developer|jailbreak|dan|god|unrestricted|unfiltered|uncensored|evil)\s+mode\b[^\n]{0,120}\b(you (can|will|must|may)|no (restrictions|limits|rules|filters)|without (restrictions|limits|rules|filters)|ignore|anything)|\b(developer|jailbreak|dan|god|unrestricted|evil)\s+mode\b[^\n]{0,80}\b(restrictions|filters|safety|guardrails|rules|limits|censorship|moderation)\s+(are\s+|is\s+|have been\s+)?(off|disabled|removed|lifted|gone|bypassed|ignored|suspended)\b|\bdo anything now\b|\b(you are|you're|act as|pretend to be|you will be|become)\s+(now\s+)?(dan|a jailbroken|an unrestricted|an unfiltered|an uncensored)\b|\bjailbreak(ed)?\s+(prompt|mode|enabled|activated|successful)",
     },
     Pattern {
         id: "pi.developer-mode-ru",
@@ -244,14 +244,15 @@ const PATTERNS: &[Pattern] = &[
         keywords: &["hidden", "secret", "invisible", "скрыт", "тайн", "секретн"],
         regex: concat!(
             r"\b(hidden|secret|invisible|covert)\s+(instructions?|commands?|directives?|prompts?|orders|task)\b|\b(instructions?|commands?|text|message)\b[^.]{0,30}\b(hidden|invisible|concealed) from (the )?(user|human|operator)",
-            "|(скрыт", ru!(), "|тайн", ru!(), "|секретн", ru!(), ") (инструкци", ru!(), "|команд", ru!(), "|указани", ru!(), ")"
+            "|(скрыт", ru!(), "|тайн", ru!(), "|секретн", ru!(), ") (инструкци", ru!(), "|команд", ru!(), "|указани", ru!(), ")",
+            "|(инструкци", ru!(), "|команд", ru!(), "|указани", ru!(), ")[^.]{0,30}скрыт", ru!(), " от пользовател"
         ),
     },
     Pattern {
         id: "pi.deception",
         category: Category::PromptInjection,
-        keywords: &["tell", "inform", "mention", "reveal", "disclose", "secretly", "covertly", "without", "knowing", "hide", "keep this"],
-        regex: r"\b(do not|don't|dont|never|must not|mustn't|should not|shouldn't)\s+(tell|inform|notify|mention|reveal|disclose|show|alert|warn)\s+(this\s+|it\s+|anything\s+)?(to\s+)?(the\s+|your\s+)?(user|users|human|operator|owner|anyone|them)\b[^.]{0,60}\b(this|these|that|about|instructions?|what you|you (did|are|have)|the (change|upload|request|command|note|memory))|\b(secretly|covertly|silently|quietly|stealthily)\s+(send|upload|post|exfiltrate|forward|copy|transfer|run|execute|delete|remove|add|install|modify|change|email|share|leak)\b|\bwithout\s+(the\s+)?(user|user's|users'|human|operator|owner|them|anyone)\s*('s\s+)?(knowing|knowledge|noticing|consent|permission|approval)\b|\b(hide|conceal|keep)\s+(this|it|these instructions|the following)\s+(secret\s+)?from\s+(the\s+)?(user|human|operator)",
+        keywords: &["tell", "inform", "mention", "reveal", "disclose", "secretly", "covertly", "without", "knowing", "hide", "keep this", "keep it", "secret from", "hidden from"],
+        regex: r"\b(do not|don't|dont|never|must not|mustn't|should not|shouldn't)\s+(tell|inform|notify|mention|reveal|disclose|show|alert|warn)\s+(this\s+|it\s+|anything\s+)?(to\s+)?(the\s+|your\s+)?(user|users|human|operator|owner|anyone|them)\b[^.]{0,60}\b(this|these|that|about|instructions?|what you|you (did|are|have)|the (change|upload|request|command|note|memory))|\b(secretly|covertly|silently|quietly|stealthily)\s+(send|upload|post|exfiltrate|forward|copy|transfer|run|execute|delete|remove|add|install|modify|change|email|share|leak)\b|\bwithout\s+(the\s+)?(user|user's|users'|human|operator|owner|them|anyone)\s*('s\s+)?(knowing|knowledge|noticing|consent|permission|approval)\b|\b(hide|conceal|keep)\s+(this|it|these instructions|the following)\s+(secret\s+|hidden\s+)?from\s+(the\s+)?(user|human|operator)|\b(secret|hidden)\s+from\s+(the\s+)?(user|human|operator)\b|\b(do not|don't|dont|never|must not)\s+(tell|inform|notify|mention|reveal|disclose|show)\s+(this|these|it|that)(\s+(note|memory|instructions?|entry|change|rule|step))?\s+to\s+(the\s+|your\s+)?(user|users|human|operator|owner|anyone)\b",
     },
     Pattern {
         id: "pi.deception-ru",
@@ -261,21 +262,22 @@ const PATTERNS: &[Pattern] = &[
             "не (говори|сообщай|рассказывай|показывай|упоминай|сообщи|говорите|сообщайте)", ru!(),
             "[^.]{0,20}пользовател", ru!(),
             "|(тайно|втайне|незаметно)[^.]{0,30}(отправ", ru!(), "|загруз", ru!(), "|перешл", ru!(), "|удал", ru!(), "|выполн", ru!(), "|запуст", ru!(), "|добав", ru!(), "|скопир", ru!(), ")",
-            "|втайне от пользовател|без ведома пользовател|скрой (это )?от пользовател"
+            "|втайне от пользовател|без ведома пользовател|скрой (это )?от пользовател|незаметно (для|от) пользовател",
+            "|(тайно|втайне|незаметно)[^.]{0,30}(поменя", ru!(), "|измен", ru!(), "|замен", ru!(), "|подмен", ru!(), ")"
         ),
     },
     // --- role hijack ----------------------------------------------------
     Pattern {
         id: "role.system-prefix",
         category: Category::RoleHijack,
-        keywords: &["system", "assistant", "developer", "система", "системн"],
-        regex: r"(^|\n)\s*(#{1,6}\s*)?[\[(]?(system|assistant|developer|system message|system prompt|система|системное сообщение)[\])]?\s*:|(^|\n)\s*#{1,6}\s*(system|system prompt|system message|system instructions)\s*(\n|$)|(^|\n)\s*\[(system|assistant)\]",
+        keywords: &["system", "assistant", "developer", "система", "системн", "<sys"],
+        regex: r"(^|\n)\s*(#{1,6}\s*)?[\[(]?(system|assistant|developer|system message|system prompt|система|системное сообщение)[\])]?\s*:|(^|\n)\s*#{1,6}\s*(system|system prompt|system message|system instructions)\s*(\n|$)|(^|\n)\s*\[(system|assistant|system message|system prompt|system note|sys)\]|</?(system|system_prompt|system-prompt|sys|developer|assistant)>",
     },
     Pattern {
         id: "role.turn-forgery",
         category: Category::RoleHijack,
-        keywords: &["assistant:", "ai:", "human:", "user:"],
-        regex: r"(^|\n)\s*(human|user)\s*:[^\n]{0,200}\n\s*(assistant|ai)\s*:|(^|\n)\s*(assistant|ai)\s*:\s*(sure|ok|okay|of course|certainly|understood|i will|i'll)\b",
+        keywords: &["assistant:", "ai:", "human:", "user:", "ассистент:", "ии:", "бот:"],
+        regex: r"(^|\n)\s*(human|user)\s*:[^\n]{0,200}\n\s*(assistant|ai)\s*:|(^|\n)\s*(assistant|ai)\s*:\s*(sure|ok|okay|of course|certainly|understood|i will|i'll)\b|(^|\n)\s*(человек|пользователь)\s*:[^\n]{0,200}\n\s*(ассистент|ии|бот)\s*:|(^|\n)\s*(ассистент|ии|бот)\s*:\s*(конечно|хорошо|ладно|понял|сейчас|выполняю|удаляю)",
     },
     Pattern {
         id: "role.chat-template",
@@ -288,13 +290,13 @@ const PATTERNS: &[Pattern] = &[
         id: "markup.comment-instruction",
         category: Category::HiddenMarkup,
         keywords: &["<!--"],
-        regex: r"(?s)<!--.{0,500}?(ignore|disregard|instruction|assistant|\bai\b|\bllm\b|agent|system|send|upload|post|curl|wget|exfiltrat|password|token|secret|api.?key|do not tell|don't tell|prompt|\bmodel\b|execute|\brun\b|игнорир|инструкци|отправ|пароль|токен|агент).{0,500}?-->",
+        regex: r"(?s)<!--.{0,500}?(\bignore\s+(the|all|any|previous|prior|your|user|instructions|above|everything)|disregard|instruction|\bassistant\b|\bai\b|\bllm\b|\bagent\b|\bsystem\s*(:|prompt|message)|\bsend\b|\bupload\b|\bcurl\b|\bwget\b|exfiltrat|password|\btoken\b|\bsecret\b|api.?key|do not tell|don't tell|\bprompt\b|\bmodel\b|\bexecute\b|игнорир|инструкци|отправ|пароль|токен|агент|ассистент).{0,500}?-->",
     },
     Pattern {
         id: "markup.hidden-element",
         category: Category::HiddenMarkup,
         keywords: &["display", "visibility", "font-size", "opacity", "hidden", "color"],
-        regex: r#"<[a-z][a-z0-9]*\b[^>]{0,200}style\s*=\s*["'][^"']{0,200}(display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(\.0+)?\s*(px|pt|em|rem|%)?\s*(;|["'])|opacity\s*:\s*0(\.0+)?\s*(;|["'])|color\s*:\s*(white|#fff|#ffffff|transparent)\b)[^>]*>[^<]{3,}|<(div|span|p|section|article|aside|template|details|font|small)\b[^>]{0,100}\shidden(\s|>|=)[^>]*>[^<]{3,}"#,
+        regex: r#"<[a-z][a-z0-9]*\b[^>]{0,200}style\s*=\s*["'][^"']{0,200}(display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(\.0+)?\s*(px|pt|em|rem|%)?\s*(;|["'])|opacity\s*:\s*0(\.0+)?\s*(;|["'])|color\s*:\s*(white|#fff|#ffffff|transparent)\b)[^>]*>[^<]{3,}|<(div|span|p|section|article|aside|template|details|font|small)\b[^>]{0,100}\shidden\b[^>]*>[^<]{3,}|<font\b[^>]{0,80}color\s*=\s*["']?(white|#fff|#ffffff)\b[^>]*>[^<]{3,}"#,
     },
     // --- exfiltration -----------------------------------------------------
     Pattern {
@@ -310,11 +312,38 @@ const PATTERNS: &[Pattern] = &[
         regex: r#"\b(curl|wget|nc|ncat|netcat|scp|rsync|ftp|upload|uploads|send|sends|post|posts|email|mail|exfiltrate|transfer|forward|pipe|paste|share)\b[^\n]{0,200}(~/\.ssh/|\.ssh/id_|\bid_(rsa|ed25519|ecdsa|dsa)([^.a-z0-9_]|$)|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.kube/config|/etc/shadow|(^|[\s"'=@/])\.env([\s"';|)]|$)|\bcookies?(\.sqlite|\s+(file|jar|db|database|store))?\b|\bkeychain\b|\bwallet\.dat\b|\bbrowser (cookies|passwords|sessions)\b)[^\n]{0,200}(https?://|\b\d{1,3}(\.\d{1,3}){3}\b|\b[a-z0-9.-]+\.(com|net|org|io|ru|xyz|top|site|info|cc|me|co)\b|@[a-z0-9.-]+:)|\b(curl|wget|nc|ncat|scp|rsync|upload|send|post|exfiltrate|transfer|forward)\b[^\n]{0,200}(https?://|\b\d{1,3}(\.\d{1,3}){3}\b)[^\n]{0,200}(~/\.ssh/|\.ssh/id_|\bid_(rsa|ed25519|ecdsa|dsa)([^.a-z0-9_]|$)|\.aws/credentials|\.netrc\b|/etc/shadow|(^|[\s"'=@/])\.env([\s"';|)]|$)|\bcookies\b)|(-d|--data(-binary)?|-f|--form|-t|--upload-file)\s*["']?[a-z_]*=?@\s*["']?(~/\.ssh/|[^\s"']*id_(rsa|ed25519)|~/\.aws/credentials|[^\s"']*\.env([\s"']|$)|~/\.netrc)"#,
     },
     Pattern {
+        id: "exfil.pipe-to-network",
+        category: Category::Exfiltration,
+        keywords: &["|", "$(", "env >", "printenv >"],
+        regex: r#"(~/\.ssh|\.ssh/id_|\bid_(rsa|ed25519|ecdsa)\b|\.aws/credentials|\.netrc|/etc/shadow|\.kube/config|(^|[\s"'=@/])\.env([\s"';|)]|$)|\bprintenv\b|\benv\b\s*\|)[^\n]{0,100}\|[^\n]{0,60}\b(curl|wget|nc|ncat|netcat|socat|openssl\s+s_client)\b|\b(dig|nslookup|host|ping|curl|wget|nc)\b[^\n]{0,200}\$\([^)]{0,120}(~/\.ssh|\.aws/credentials|(^|[\s/])\.env\b|id_rsa|\.netrc|/etc/shadow|\bprintenv\b|\benv\b)|\b(env|printenv|set)\s*>\s*[^\s]+[^\n]{0,80}\b(curl|wget|nc|ncat|scp|rsync)\b"#,
+    },
+    Pattern {
+        id: "exfil.environment-to-url",
+        category: Category::Exfiltration,
+        keywords: &["os.environ", "process.env", "getenv"],
+        regex: r"(urlopen|urllib|requests\.(post|get|put)|fetch\(|axios|http\.request|httpx|socket)[^\n]{0,200}(os\.environ|process\.env|getenv)|(os\.environ|process\.env)[^\n]{0,200}(urlopen|urllib|requests\.(post|get|put)|fetch\(|axios|http\.request|httpx)",
+    },
+    Pattern {
+        id: "exfil.secret-in-url",
+        category: Category::Exfiltration,
+        keywords: &["http"],
+        regex: r"https?://[^\s)\]]{0,200}(\$\{?[a-z_]*(key|token|secret|passw(or)?d|credentials?|cookie)[a-z_]*\}?|\{\{\s*[a-z_]*(key|token|secret|password)[a-z_]*\s*\}\})",
+    },
+    Pattern {
+        id: "exfil.secret-variable-sent",
+        category: Category::Exfiltration,
+        keywords: &["$"],
+        regex: concat!(
+            r"\$\{?[a-z_]*(key|token|secret|passw(or)?d|credentials?)[a-z_]*\}?[^\n]{0,120}\b(send|post|upload|forward|email|paste|share)\b[^\n]{0,100}(https?://|\b\d{1,3}(\.\d{1,3}){3}\b)",
+            "|\\$\\{?[a-z_]*(key|token|secret|passw(or)?d)[a-z_]*\\}?[^\\n]{0,120}(отправ", ru!(), "|перешл", ru!(), "|загруз", ru!(), "|вышл", ru!(), ")[^\\n]{0,100}(https?://|\\b\\d{1,3}(\\.\\d{1,3}){3}\\b)"
+        ),
+    },
+    Pattern {
         id: "exfil.sensitive-file-ru",
         category: Category::Exfiltration,
-        keywords: &["отправ", "загруз", "перешл", "вышл", "слей", "слить", "передай", "перешли", "скинь"],
+        keywords: &["отправ", "загруз", "перешл", "вышл", "слей", "слить", "передай", "перешли", "скинь", "выгруз"],
         regex: concat!(
-            "(отправ", ru!(), "|загруз", ru!(), "|перешл", ru!(), "|вышл", ru!(), "|слей|слить|передай|передать|скинь|скинуть)",
+            "(отправ", ru!(), "|загруз", ru!(), "|выгруз", ru!(), "|перешл", ru!(), "|вышл", ru!(), "|слей|слить|передай|передать|скинь|скинуть)",
             "[^\\n]{0,150}(~/\\.ssh|id_rsa|id_ed25519|\\.env|\\.aws|\\.netrc|парол", ru!(), "|ключ", ru!(), "|токен", ru!(),
             "|куки|cookie|секрет", ru!(), "|учетн", ru!(), " данн", ru!(), "|переменн", ru!(), " окружени", ru!(), ")",
             "[^\\n]{0,150}(https?://|\\b\\d{1,3}(\\.\\d{1,3}){3}\\b|на (сервер|адрес|url|хост)|@[a-z0-9.-]+)"
@@ -349,11 +378,32 @@ const PATTERNS: &[Pattern] = &[
         regex: r#"/dev/(tcp|udp)/[a-z0-9.-]+/\d+|\b(nc|ncat|netcat)\b[^\n]{0,60}\s-(e|c)\s*[^\s]{0,20}(sh|bash|cmd|powershell)\b|\b(ba)?sh\s+-i\s*(>&|&>|2>&1)|mkfifo[^\n]{0,100}\b(nc|ncat|netcat|openssl\s+s_client)\b|socket\.socket\([^\n]{0,300}(subprocess|pty\.spawn|os\.dup2|/bin/(ba)?sh)|\bpty\.spawn\(\s*["']/bin/(ba)?sh|\bsocat\b[^\n]{0,80}exec:|\btcpclient\b[^\n]{0,200}(getstream|iex|invoke-expression)|\b(ba)?sh\s+-i\b[^\n]{0,40}\|\s*(nc|ncat)\b"#,
     },
     Pattern {
+        id: "persist.shell-rc-hook",
+        category: Category::Persistence,
+        keywords: &["bashrc", "zshrc", "profile", "zshenv"],
+        regex: concat!(
+            r"\b(add|append|put|write|insert)\b[^\n]{0,30}\b(to|in|into)\s+~?/?[^\s]*\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b[^\n]{0,200}(curl|wget|\bnc\b|/dev/tcp|base64\s+-d|\|\s*(ba)?sh\b)",
+            "|(допиш", ru!(), "|добав", ru!(), "|запиш", ru!(), ")\\s+(в|к)\\s+~?/?[^\\s]*\\.(bashrc|zshrc|bash_profile|profile|zprofile)[^\\n]{0,200}(curl|wget|\\bnc\\b|/dev/tcp|base64)"
+        ),
+    },
+    Pattern {
+        id: "persist.autostart-download",
+        category: Category::Persistence,
+        keywords: &["curl", "wget"],
+        regex: r"(systemd|\.service\b|launchd|launchagents|\.plist\b|autostart|startup|login items|rc\.local|init\.d)[^\n]{0,150}(curl|wget)[^\n]{0,120}\|\s*(ba|z)?sh\b|(curl|wget)[^\n]{0,120}\|\s*(ba|z)?sh\b[^\n]{0,100}(every (login|boot|session|start|startup|run)|at (login|boot|startup)|on (login|boot|startup)|each session|start of every session)",
+    },
+    Pattern {
+        id: "persist.agent-permissions",
+        category: Category::Persistence,
+        keywords: &["approval_policy", "sandbox_mode", "dangerously", "bash(*)", "bypasspermissions", "--yolo", "auto-approve", "autoapprove"],
+        regex: r#"approval_policy\s*=\s*["']?never|sandbox_mode\s*=\s*["']?danger-full-access|--dangerously-(skip-permissions|bypass-approvals-and-sandbox|bypass)|["']bash\(\*\)["']|"defaultmode"\s*:\s*"bypasspermissions"|\bbypasspermissions\b|--yolo\b|\bauto-?approve\b[^\n]{0,40}\b(all|everything|true|\*)"#,
+    },
+    Pattern {
         id: "persist.disable-safety",
         category: Category::Persistence,
-        keywords: &["approval", "scanner", "safety", "guardrail", "filter", "moderation", "security", "отключ", "выключ", "обойд", "обход", "memory_enabled"],
+        keywords: &["approval", "scanner", "safety", "guardrail", "filter", "moderation", "security", "отключ", "выключ", "обойд", "обход", "memory_enabled", "сканер", "удали", "защит"],
         regex: concat!(
-            r"\b(write_approval|approval|security_scan(ner)?|scanner|safety(_checks?)?|guardrails?|content_filter|moderation)\s*(:|=|to)\s*(false|off|no|0|disabled|none)\b|\b(disable|disabled|turn off|switch off|bypass|remove|deactivate|uninstall|skip|kill|stop)\s+(the\s+|your\s+|all\s+|any\s+)?(security\s+scanner|memory\s+scanner|injection\s+scanner|safety\s+(checks?|filters?|guardrails|rules|measures)|guardrails|write\s+approval|approval\s+(gate|step|prompt)|content\s+(filter|filtering|moderation)|moderation|security\s+checks?)\b",
+            r"\b(write_approval|approval|security_scan(ner)?|scanner|safety(_checks?)?|guardrails?|content_filter|moderation)\s*(:|=|to)\s*(false|off|no|0|disabled|none)\b|\b(disable|disabled|turn off|switch off|bypass|remove|deactivate|uninstall|skip|kill|stop)\s+(the\s+|your\s+|all\s+|any\s+)?(security\s+scanner|memory\s+scanner|injection\s+scanner|scanner\s+from|scanner\s+(so|because|to)\b|safety\s+(checks?|filters?|guardrails|rules|measures)|guardrails|write\s+approval|approval\s+(gate|step|prompt)|content\s+(filter|filtering|moderation)|moderation|security\s+checks?)\b",
             "|(отключ", ru!(), "|выключ", ru!(), "|обойд", ru!(), "|обход", ru!(), "|убер", ru!(), "|удали", ru!(), ")\\s+(все\\s+)?(сканер", ru!(),
             "|защит", ru!(), "|проверк", ru!(), " безопасности|фильтр", ru!(), "|модераци", ru!(), "|подтверждени", ru!(), "|ограничени", ru!(), " безопасности)"
         ),

@@ -49,6 +49,7 @@ macro_rules! behaviour_suite {
             search_action_of_the_tool
             blocked_writes_change_nothing_and_name_the_pattern
             poisoned_entries_on_load_are_hidden_from_the_model
+            scanner_corpus_blocks_every_attack_and_passes_every_lookalike
         );
     };
     ($($name:ident)*) => {$(
@@ -1265,4 +1266,66 @@ pub async fn poisoned_entries_on_load_are_hidden_from_the_model() {
         text(&s, "MEMORY.md").unwrap(),
         "Nginx proxies /api to port 8080"
     );
+}
+
+const ATTACKS: &str = include_str!("../fixtures/scan/attacks.jsonl");
+const BENIGN: &str = include_str!("../fixtures/scan/benign.jsonl");
+
+fn corpus(lines: &str) -> Vec<Value> {
+    lines
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("corpus line is JSON"))
+        .collect()
+}
+
+pub async fn scanner_corpus_blocks_every_attack_and_passes_every_lookalike() {
+    let attacks = corpus(ATTACKS);
+    let benign = corpus(BENIGN);
+    assert!(attacks.len() >= 120 && benign.len() >= 120);
+    let mut failures = Vec::new();
+    for a in &attacks {
+        let text = a["text"].as_str().unwrap();
+        let verdict = mnemo::scan::scan(text);
+        let want = a["category"].as_str().unwrap();
+        let got: Vec<&str> = verdict.categories().iter().map(|c| c.name()).collect();
+        if !verdict.blocked {
+            failures.push(format!("MISSED {} [{want}] {text:?}", a["id"]));
+        } else if !got.contains(&want) {
+            failures.push(format!(
+                "WRONG CATEGORY {} want {want} got {got:?}: {text:?}",
+                a["id"]
+            ));
+        }
+    }
+    for b in &benign {
+        let text = b["text"].as_str().unwrap();
+        let verdict = mnemo::scan::scan(text);
+        if verdict.blocked {
+            failures.push(format!(
+                "FALSE POSITIVE {} {:?}: {text:?}",
+                b["id"],
+                verdict.ids()
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    // Through the memory tool: a blocked add changes nothing, a benign one lands.
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    for a in attacks.iter().take(40) {
+        m.end_turn();
+        let r = m.tool(&add("memory", a["text"].as_str().unwrap())).await;
+        assert_code(&r, "blocked");
+    }
+    assert!(text(&s, "MEMORY.md").is_none());
+    for b in benign.iter().take(40) {
+        let r = m.tool(&add("memory", b["text"].as_str().unwrap())).await;
+        assert_ok(&r);
+    }
 }
