@@ -1,5 +1,5 @@
 //! Evidence retrieval on LoCoMo with mnemo's note search, natively (the
-//! quick loop for tuning; `bench/recall.mjs` measures the same in wasm
+//! quick loop for tuning; `bench/note-search.mjs` measures the same in wasm
 //! beside the peers). Usage:
 //! `cargo run --release --example locomo -- ../shared/locomo/locomo10.json`
 use std::collections::HashMap;

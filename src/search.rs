@@ -32,7 +32,7 @@
 //!
 //! Ties are broken by entry order, so ranking is deterministic.
 
-use std::collections::HashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::text::Analyzer;
 
@@ -92,9 +92,10 @@ pub struct Index {
     params: Params,
     doc_len: Vec<u32>,
     avg_len: f32,
-    term_ids: HashMap<Box<str>, u32>,
-    /// Term ids sorted by term text, for typo-tolerant lookup.
-    vocabulary: Vec<(Box<str>, u32)>,
+    term_ids: FxHashMap<Box<str>, u32>,
+    /// Term ids sorted by term text, for typo-tolerant lookup; built on
+    /// the first query that needs it.
+    vocabulary: std::cell::OnceCell<Vec<(Box<str>, u32)>>,
     postings: Vec<Vec<Posting>>,
     positions: Vec<u32>,
     /// Distinct term ids of each document (`doc_start[d]..doc_start[d+1]`).
@@ -156,12 +157,6 @@ impl Index {
             }
         }
         index.doc_start.push(index.doc_terms.len() as u32);
-        index.vocabulary = index
-            .term_ids
-            .iter()
-            .map(|(t, &id)| (t.clone(), id))
-            .collect();
-        index.vocabulary.sort_unstable();
         index.avg_len = if docs.is_empty() {
             0.0
         } else {
@@ -209,7 +204,7 @@ impl Index {
         // Query terms in query order, deduplicated, known to the index.
         // (term id, query position, weight)
         let mut terms: Vec<(u32, u32, f32)> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FxHashSet::default();
         let mut count = 0;
         analyzer.analyze(query, |term, pos, stop| {
             if stop || count >= MAX_QUERY_TERMS {
@@ -230,10 +225,15 @@ impl Index {
         if terms.is_empty() {
             return Vec::new();
         }
-        let (mut scores, mut touched) = self.score(&terms);
+        let mut scores = vec![0f32; self.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        self.accumulate(&terms, &mut scores, &mut touched);
+        self.proximity(&terms, &mut scores);
         if self.params.feedback_terms > 0 {
-            self.expand(&mut terms, &scores, &touched);
-            (scores, touched) = self.score(&terms);
+            // The added terms only add their own BM25 share to the first
+            // pass's scores.
+            let extra = self.expansion(&terms, &scores, &touched);
+            self.accumulate(&extra, &mut scores, &mut touched);
         }
         let mut hits: Vec<Hit> = touched
             .into_iter()
@@ -242,37 +242,25 @@ impl Index {
                 score: scores[doc as usize],
             })
             .collect();
-        let by_rank = |x: &Hit, y: &Hit| y.score.total_cmp(&x.score).then(x.doc.cmp(&y.doc));
-        if hits.len() > limit {
-            hits.select_nth_unstable_by(limit - 1, by_rank);
-            hits.truncate(limit);
-        }
-        hits.sort_unstable_by(by_rank);
-        hits
+        top_k(hits.drain(..), limit, |x: &Hit, y: &Hit| {
+            y.score.total_cmp(&x.score).then(x.doc.cmp(&y.doc))
+        })
     }
 }
 
 impl Index {
-    /// BM25 plus proximity for weighted query terms: the score of every
-    /// document and the documents that matched.
-    fn score(&self, terms: &[(u32, u32, f32)]) -> (Vec<f32>, Vec<u32>) {
-        let mut scores = vec![0f32; self.len()];
-        let mut touched: Vec<u32> = Vec::new();
-        let mut idfs = Vec::with_capacity(terms.len());
-        let Params {
-            k1,
-            b,
-            phrase_weight,
-            ..
-        } = self.params;
+    /// Adds the BM25 share of each weighted query term to `scores`,
+    /// recording newly matched documents in `touched`.
+    fn accumulate(&self, terms: &[(u32, u32, f32)], scores: &mut [f32], touched: &mut Vec<u32>) {
+        let Params { k1, b, .. } = self.params;
+        let avg = self.avg_len.max(1.0);
         for &(id, _, weight) in terms {
             let list = &self.postings[id as usize];
             let idf = self.idf(list.len()) * weight;
-            idfs.push(idf);
             for p in list {
                 let len = self.doc_len[p.doc as usize] as f32;
                 let tf = p.tf as f32;
-                let norm = k1 * (1.0 - b + b * len / self.avg_len.max(1.0));
+                let norm = k1 * (1.0 - b + b * len / avg);
                 let s = &mut scores[p.doc as usize];
                 if *s == 0.0 {
                     touched.push(p.doc);
@@ -280,15 +268,19 @@ impl Index {
                 *s += idf * tf * (k1 + 1.0) / (tf + norm);
             }
         }
-        // Proximity bonus for query neighbours that stand together.
-        for i in 0..terms.len().saturating_sub(1) {
-            let (a, pa, _) = terms[i];
-            let (b, pb, _) = terms[i + 1];
+    }
+
+    /// Adds the proximity bonus for query neighbours that stand together.
+    fn proximity(&self, terms: &[(u32, u32, f32)], scores: &mut [f32]) {
+        for pair in terms.windows(2) {
+            let ((a, pa, wa), (b, pb, wb)) = (pair[0], pair[1]);
             if pb <= pa || pb - pa > PHRASE_WINDOW + 1 {
                 continue;
             }
-            let bonus = phrase_weight * idfs[i].min(idfs[i + 1]);
             let (la, lb) = (&self.postings[a as usize], &self.postings[b as usize]);
+            let idf_a = self.idf(la.len()) * wa;
+            let idf_b = self.idf(lb.len()) * wb;
+            let bonus = self.params.phrase_weight * idf_a.min(idf_b);
             let (short, long) = if la.len() <= lb.len() {
                 (la, lb)
             } else {
@@ -306,28 +298,30 @@ impl Index {
                 scores[p.doc as usize] += bonus * closeness(pos_a, pos_b, pb - pa);
             }
         }
-        (scores, touched)
     }
 
     /// Pseudo-relevance feedback: adds the terms that best characterise the
     /// top documents of the first pass, at a reduced weight.
-    fn expand(&self, terms: &mut Vec<(u32, u32, f32)>, scores: &[f32], touched: &[u32]) {
-        let mut top: Vec<u32> = touched.to_vec();
-        let by = |x: &u32, y: &u32| {
-            scores[*y as usize]
-                .total_cmp(&scores[*x as usize])
-                .then(x.cmp(y))
-        };
-        let k = self.params.feedback_docs.min(top.len());
-        if k == 0 {
-            return;
-        }
-        if top.len() > k {
-            top.select_nth_unstable_by(k - 1, by);
-            top.truncate(k);
+    fn expansion(
+        &self,
+        terms: &[(u32, u32, f32)],
+        scores: &[f32],
+        touched: &[u32],
+    ) -> Vec<(u32, u32, f32)> {
+        let top = top_k(
+            touched.iter().copied(),
+            self.params.feedback_docs,
+            |x: &u32, y: &u32| {
+                scores[*y as usize]
+                    .total_cmp(&scores[*x as usize])
+                    .then(x.cmp(y))
+            },
+        );
+        if top.is_empty() {
+            return Vec::new();
         }
         let max = top.iter().map(|&d| scores[d as usize]).fold(0f32, f32::max);
-        let mut weights: HashMap<u32, f32> = HashMap::new();
+        let mut weights: FxHashMap<u32, f32> = FxHashMap::default();
         let n = self.len();
         for &d in &top {
             let w = scores[d as usize] / max;
@@ -346,13 +340,16 @@ impl Index {
         for (t, _, _) in terms.iter() {
             weights.remove(t);
         }
-        let mut extra: Vec<(u32, f32)> = weights.into_iter().collect();
-        extra.sort_unstable_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
-        extra.truncate(self.params.feedback_terms);
+        let extra = top_k(
+            weights.into_iter(),
+            self.params.feedback_terms,
+            |x: &(u32, f32), y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)),
+        );
         let best = extra.first().map_or(1.0, |e| e.1);
-        for (t, w) in extra {
-            terms.push((t, u32::MAX / 2, self.params.feedback_weight * w / best));
-        }
+        extra
+            .into_iter()
+            .map(|(t, w)| (t, u32::MAX, self.params.feedback_weight * w / best))
+            .collect()
     }
 
     /// The known term a misspelt query term most likely means: one edit
@@ -367,11 +364,18 @@ impl Index {
         let max_edits = if q.len() >= 8 { 2 } else { 1 };
         let mut first = [0u8; 4];
         let first = q[0].encode_utf8(&mut first);
-        let start = self
-            .vocabulary
-            .partition_point(|(t, _)| t.as_ref() < &*first);
+        let vocabulary = self.vocabulary.get_or_init(|| {
+            let mut v: Vec<(Box<str>, u32)> = self
+                .term_ids
+                .iter()
+                .map(|(t, &id)| (t.clone(), id))
+                .collect();
+            v.sort_unstable();
+            v
+        });
+        let start = vocabulary.partition_point(|(t, _)| t.as_ref() < &*first);
         let mut best: Option<(usize, usize, u32)> = None; // (edits, -df, id)
-        for (t, id) in self.vocabulary[start..]
+        for (t, id) in vocabulary[start..]
             .iter()
             .take_while(|(t, _)| t.starts_with(&*first))
         {
@@ -396,6 +400,29 @@ impl Index {
         }
         best.map(|(_, _, id)| id)
     }
+}
+
+/// The `k` smallest items by `order`, sorted: one pass keeping a short
+/// sorted list, cheaper than sorting or selecting for the small `k` of a
+/// search.
+fn top_k<T: Copy>(
+    items: impl Iterator<Item = T>,
+    k: usize,
+    order: impl Fn(&T, &T) -> std::cmp::Ordering,
+) -> Vec<T> {
+    let mut best: Vec<T> = Vec::with_capacity(k + 1);
+    if k == 0 {
+        return best;
+    }
+    for item in items {
+        if best.len() == k && order(&item, &best[k - 1]) != std::cmp::Ordering::Less {
+            continue;
+        }
+        let at = best.partition_point(|b| order(b, &item) == std::cmp::Ordering::Less);
+        best.insert(at, item);
+        best.truncate(k);
+    }
+    best
 }
 
 /// Weight of a typo-tolerant match relative to an exact one.

@@ -22,7 +22,10 @@
 //!
 //! Any input is accepted; there is no query syntax to get wrong.
 
+use std::cell::RefCell;
+
 use rust_stemmers::{Algorithm, Stemmer};
+use rustc_hash::FxHashMap;
 
 /// One term of analysed text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -85,7 +88,13 @@ fn is_joiner(c: char) -> bool {
 pub struct Analyzer {
     english: Stemmer,
     russian: Stemmer,
+    /// Stems already computed: words repeat (Zipf), and stemming is most of
+    /// the cost of indexing. Cleared when it reaches [`STEM_CACHE`] words.
+    cache: RefCell<FxHashMap<Box<str>, Box<str>>>,
 }
+
+/// Words whose stems the analyser remembers.
+pub const STEM_CACHE: usize = 65_536;
 
 impl Default for Analyzer {
     fn default() -> Self {
@@ -105,6 +114,7 @@ impl Analyzer {
         Analyzer {
             english: Stemmer::create(Algorithm::English),
             russian: Stemmer::create(Algorithm::Russian),
+            cache: RefCell::default(),
         }
     }
 
@@ -175,8 +185,7 @@ impl Analyzer {
                 }
                 fold_into(&word, &mut folded);
                 let stop = is_stop(&folded);
-                let stemmed = self.stem(&folded, word_script(&word));
-                emit(&stemmed, pos, stop);
+                self.with_stem(&folded, word_script(&word), |stem| emit(stem, pos, stop));
                 pos += 1;
                 parts += 1;
             }
@@ -189,20 +198,33 @@ impl Analyzer {
                     // "de-stress" finds "destress", "e-mail" finds "email".
                     if ident.contains('-') && ident.chars().all(|c| c == '-' || c.is_alphabetic()) {
                         let closed: String = folded.chars().filter(|&c| c != '-').collect();
-                        let stemmed = self.stem(&closed, word_script(&closed));
-                        emit(&stemmed, first_pos, false);
+                        self.with_stem(&closed, word_script(&closed), |stem| {
+                            emit(stem, first_pos, false)
+                        });
                     }
                 }
             }
         }
     }
 
-    fn stem<'a>(&self, folded: &'a str, script: Script) -> std::borrow::Cow<'a, str> {
-        match script {
-            Script::Latin => self.english.stem(folded),
-            Script::Cyrillic => self.russian.stem(folded),
-            _ => std::borrow::Cow::Borrowed(folded),
+    /// Calls `f` with the stem of the folded word `folded`.
+    fn with_stem(&self, folded: &str, script: Script, f: impl FnOnce(&str)) {
+        let stemmer = match script {
+            Script::Latin => &self.english,
+            Script::Cyrillic => &self.russian,
+            _ => return f(folded),
+        };
+        // The script follows from the word, so the word alone is the key.
+        if let Some(stem) = self.cache.borrow().get(folded) {
+            return f(stem);
         }
+        let stem = stemmer.stem(folded);
+        f(&stem);
+        let mut cache = self.cache.borrow_mut();
+        if cache.len() >= STEM_CACHE {
+            cache.clear();
+        }
+        cache.insert(folded.into(), stem.as_ref().into());
     }
 
     fn bigrams(&self, run: &str, mut pos: u32, emit: &mut impl FnMut(&str, u32, bool)) -> u32 {
@@ -234,6 +256,11 @@ fn word_script(word: &str) -> Script {
 /// Lowercase, `ё` → `е`, typographic apostrophe → `'`.
 fn fold_into(word: &str, out: &mut String) {
     out.clear();
+    if word.is_ascii() {
+        out.push_str(word);
+        out.make_ascii_lowercase();
+        return;
+    }
     for c in word.chars() {
         for l in c.to_lowercase() {
             out.push(match l {
@@ -264,11 +291,14 @@ fn identifier(chunk: &str) -> Option<&str> {
 
 /// Whether a folded word is an English or Russian stop word.
 pub fn is_stop(folded: &str) -> bool {
-    STOP_WORDS.binary_search(&folded).is_ok()
+    static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =
+        std::sync::OnceLock::new();
+    SET.get_or_init(|| STOP_WORDS.iter().copied().collect())
+        .contains(folded)
 }
 
-/// English and Russian stop words (folded, sorted for binary search): the
-/// function words of questions and notes that carry no topic.
+/// English and Russian stop words (folded and sorted): the function words
+/// of questions and notes that carry no topic.
 const STOP_WORDS: &[&str] = &[
     "a",
     "about",
@@ -539,7 +569,7 @@ mod tests {
     }
 
     #[test]
-    fn stop_words_are_sorted_for_binary_search() {
+    fn stop_words_are_sorted_and_unique() {
         let mut sorted = STOP_WORDS.to_vec();
         sorted.sort_unstable();
         sorted.dedup();
