@@ -39,6 +39,7 @@ pub mod prompt;
 pub mod recall;
 pub mod scan;
 pub mod search;
+pub mod sectors;
 pub mod storage;
 pub mod store;
 pub mod text;

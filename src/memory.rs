@@ -361,6 +361,11 @@ impl<S: Storage> Memory<S> {
         self.graph.as_ref().expect("derived")
     }
 
+    /// The sectors report over both stores (live state).
+    pub fn sectors(&mut self, options: &crate::sectors::Options) -> crate::sectors::Report {
+        crate::sectors::report(self.graph(), options)
+    }
+
     /// The best `limit` notes for `query` in `target` (or both stores),
     /// best first, whatever the stores' modes.
     pub fn search(&mut self, query: &str, target: Option<Target>, limit: usize) -> Vec<SearchHit> {

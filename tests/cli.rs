@@ -527,3 +527,30 @@ fn context_attaches_linked_notes_once_a_store_is_searched() {
     // Nothing matching prints nothing.
     assert_eq!(home.ok(&["context", "quantum"]), "");
 }
+
+#[test]
+fn sectors_report_matches_the_golden_file() {
+    let home = Home::new();
+    fs::create_dir_all(home.memories()).unwrap();
+    fs::write(
+        home.memories().join("MEMORY.md"),
+        include_str!("fixtures/sectors.MEMORY.md"),
+    )
+    .unwrap();
+    let out = home.ok(&["sectors", "--no-color"]);
+    assert_eq!(out, include_str!("fixtures/sectors.golden.txt"));
+    // A filter narrows the listing; the summary stays whole-graph.
+    let out = home.ok(&["sectors", "INFRA", "--limit", "1", "--no-color"]);
+    assert!(out.contains("infra"), "{out}");
+    assert!(out.contains("  … 2 more"));
+    assert!(!out.contains("retrieval"));
+    assert!(out.contains("2 sectors · 11 memories · 8 note↔note links"));
+    let report = json(&home.ok(&["sectors", "--json"]));
+    assert_eq!(report["summary"]["dangling"], 1);
+    assert_eq!(
+        report["summary"]["collisions"][0]["nodes"][0],
+        "memory:memory:7"
+    );
+    let err = home.fails(&["sectors", "nope"]);
+    assert!(err.contains("no sector named \"nope\""), "{err}");
+}

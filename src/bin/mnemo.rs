@@ -191,6 +191,39 @@ prompt or nothing matches.")]
         message: String,
     },
 
+    /// Show the notes by sector, with links in both directions
+    #[command(
+        long_about = "\
+Show the knowledge graph by area. A note's first #tag files it into a sector
+(`# Heading` is Markdown, `#26045` an issue number, and tags in code or URLs
+do not count); a note without a tag takes the sector of the notes it links to
+or is linked from with [[Note title]]; the rest is `unsorted`. Each row shows a
+note's outgoing (→) and incoming (←) links and ⚑ for links to notes that do not
+exist yet. NAME narrows the listing to one sector; the counts stay whole-graph.",
+        after_help = "\
+Examples:
+  mnemo sectors
+  mnemo sectors infra --limit 5
+  mnemo sectors --json | jq '.summary'"
+    )]
+    Sectors {
+        /// Only this sector
+        #[arg(value_name = "NAME")]
+        name: Option<String>,
+        /// Print the report as JSON (schema: docs/sectors.schema.json)
+        #[arg(long)]
+        json: bool,
+        /// Notes listed per sector
+        #[arg(long, default_value_t = 12)]
+        limit: usize,
+        /// Width of the output in columns
+        #[arg(long, default_value_t = 80)]
+        width: usize,
+        /// No ANSI colours (also when NO_COLOR is set or stdout is not a terminal)
+        #[arg(long)]
+        no_color: bool,
+    },
+
     /// Screen a file (or stdin) with the security scanner
     #[command(
         long_about = "\
@@ -386,6 +419,39 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Scan { file, store, json } => scan_command(&file, store, json),
+        Command::Sectors {
+            name,
+            json,
+            limit,
+            width,
+            no_color,
+        } => {
+            let (mut memory, _) = open(&paths)?;
+            let options = mnemo::sectors::Options {
+                sector: name.clone(),
+                limit,
+            };
+            let report = memory.sectors(&options);
+            if let (Some(name), true) = (&name, report.sectors.is_empty()) {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    format!("no sector named {name:?}; `mnemo sectors` lists them"),
+                ));
+            }
+            if json {
+                out(&pretty(&report)?)?;
+            } else {
+                use std::io::IsTerminal;
+                let color = !no_color
+                    && std::env::var_os("NO_COLOR").is_none()
+                    && io::stdout().is_terminal();
+                out(&mnemo::sectors::render(
+                    &report,
+                    mnemo::sectors::Style { width, color },
+                ))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Prompt => {
             let (memory, _) = open(&paths)?;
             let prompt = memory.system_prompt();

@@ -50,6 +50,7 @@ macro_rules! behaviour_suite {
             blocked_writes_change_nothing_and_name_the_pattern
             poisoned_entries_on_load_are_hidden_from_the_model
             scanner_corpus_blocks_every_attack_and_passes_every_lookalike
+            sectors_follow_tags_links_and_the_rules
         );
     };
     ($($name:ident)*) => {$(
@@ -1328,4 +1329,84 @@ pub async fn scanner_corpus_blocks_every_attack_and_passes_every_lookalike() {
         let r = m.tool(&add("memory", b["text"].as_str().unwrap())).await;
         assert_ok(&r);
     }
+}
+
+const SECTORS: &str = include_str!("../fixtures/sectors.MEMORY.md");
+
+pub async fn sectors_follow_tags_links_and_the_rules() {
+    let (_s, mut m) = filled(
+        &[SECTORS],
+        &["Name: Ada #people", "Works with [[Vector search]]"],
+        Config::default(),
+    )
+    .await;
+    let r = m.sectors(&mnemo::sectors::Options::default());
+    let find = |name: &str| {
+        r.sectors
+            .iter()
+            .find(|s| s.name == name)
+            .unwrap_or_else(|| panic!("{name}"))
+    };
+    let title = |s: &mnemo::sectors::Sector| {
+        s.entries
+            .iter()
+            .map(|e| e.title.clone())
+            .collect::<Vec<_>>()
+    };
+    // Tags file notes; `# Heading` is Markdown; issue numbers, code and URLs are not tags.
+    assert_eq!(
+        title(find("infra")),
+        ["Fail2ban on our hosts", "SSH config", "Deploy keys"]
+    );
+    assert!(r
+        .sectors
+        .iter()
+        .all(|s| !["26045", "notatag", "anchor", "pinned"].contains(&s.name.as_str())));
+    // Untagged notes linked into a cluster inherit its sector, in either direction.
+    let retrieval = find("retrieval");
+    assert_eq!(retrieval.count, 5, "{:?}", title(retrieval));
+    let embeddings = retrieval
+        .entries
+        .iter()
+        .find(|e| e.title == "Embeddings")
+        .unwrap();
+    assert!(embeddings.inherited);
+    assert_eq!((embeddings.out, embeddings.r#in), (1, 1));
+    // The user profile feeds the graph too, and links across stores count.
+    let user_note = retrieval
+        .entries
+        .iter()
+        .find(|e| e.target == "user")
+        .unwrap();
+    assert_eq!(user_note.node, "memory:user:1");
+    assert_eq!(find("people").count, 1);
+    // Dangling links are kept and flagged; collisions are reported.
+    let rag = retrieval
+        .entries
+        .iter()
+        .find(|e| e.title == "RAG plans")
+        .unwrap();
+    assert_eq!(rag.dangling, ["Rerankers"]);
+    assert_eq!(r.summary.dangling, 1);
+    assert_eq!(r.summary.collisions[0].title, "notes");
+    assert_eq!(
+        r.summary.collisions[0].nodes,
+        ["memory:memory:7", "memory:memory:8"]
+    );
+    // SSH config's alias link and its incoming link.
+    let ssh = find("infra")
+        .entries
+        .iter()
+        .find(|e| e.title == "SSH config")
+        .unwrap();
+    assert_eq!(ssh.r#in, 1);
+    assert_eq!(r.summary.memories, 13);
+    assert_eq!(find("unsorted").count, 4);
+    // A filter narrows the listing, never the counts.
+    let only = m.sectors(&mnemo::sectors::Options {
+        sector: Some("people".into()),
+        limit: 12,
+    });
+    assert_eq!(only.sectors.len(), 1);
+    assert_eq!(only.summary, r.summary);
 }

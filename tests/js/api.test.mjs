@@ -337,3 +337,29 @@ test("a poisoned entry in a stored file never reaches the model", async () => {
   assert.match(r.error, /^Blocked: content matches threat pattern 'pi\.ignore-previous'/);
   assert.equal(blobs.get("MEMORY.md"), raw);
 });
+
+test("sectors() and `mnemo sectors --json` match the documented schema", async () => {
+  const Ajv2020 = require("ajv/dist/2020").default;
+  const schema = JSON.parse(readFileSync(join(root, "docs", "sectors.schema.json"), "utf8"));
+  const validate = new Ajv2020({ allErrors: true, strict: true }).compile(schema);
+  const fixture = readFileSync(join(root, "tests", "fixtures", "sectors.MEMORY.md"), "utf8");
+  const m = await Memory.open({});
+  await m.importMarkdown({ "MEMORY.md": fixture, "USER.md": "Name: Ada #people" });
+  const report = await m.sectors();
+  assert.ok(validate(report), JSON.stringify(validate.errors));
+  assert.deepEqual(report.sectors.map((s) => s.name), ["retrieval", "infra", "people", "unsorted"]);
+  assert.equal(report.summary.memories, 12);
+  const one = await m.sectors({ sector: "infra", limit: 1 });
+  assert.ok(validate(one));
+  assert.equal(one.sectors[0].entries.length, 1);
+  assert.equal(one.sectors[0].more, 2);
+  assert.deepEqual(one.summary, report.summary);
+  await rejects(m.sectors({ sector: 5 }), "invalid-input");
+  const cli = join(root, "target", "debug", "mnemo");
+  if (existsSync(cli)) {
+    const dir = tmp();
+    writeFileSync(join(dir, "MEMORY.md"), fixture);
+    const out = JSON.parse(execFileSync(cli, ["--dir", dir, "sectors", "--json"], { encoding: "utf8" }));
+    assert.ok(validate(out), JSON.stringify(validate.errors));
+  }
+});

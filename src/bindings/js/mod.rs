@@ -291,6 +291,22 @@ impl JsMemory {
         })
     }
 
+    /// The sectors report: `{sectors: [{name, count, links, entries, more}],
+    /// summary}`. Options: `{sector?: string, limit?: number}`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<SectorsReport>")]
+    pub fn sectors(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "SectorsOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        let decoded = sectors_options(&options);
+        with_memory(&self.inner, move |inner| async move {
+            let mut guard = inner.lock().await;
+            let memory = guard.as_mut().ok_or_else(closed)?;
+            let options = decoded.map_err(|e| to_js_error(&e))?;
+            from_serde(&memory.sectors(&options))
+        })
+    }
+
     /// Closes the memory; later calls reject with `closed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
@@ -349,6 +365,34 @@ fn search_options(options: &JsValue) -> Result<(Option<Target>, usize), Error> {
         }
     }
     Ok((target, limit))
+}
+
+fn sectors_options(options: &JsValue) -> Result<crate::sectors::Options, Error> {
+    let mut out = crate::sectors::Options::default();
+    let map = match to_json(options)? {
+        Value::Null => return Ok(out),
+        Value::Object(map) => map,
+        _ => {
+            return Err(Error::input(
+                "sectors options must be an object like {sector, limit}",
+            ))
+        }
+    };
+    for (key, v) in map {
+        match (key.as_str(), v) {
+            (_, Value::Null) => {}
+            ("sector", Value::String(name)) => out.sector = Some(name),
+            ("limit", Value::Number(n)) if n.as_u64().is_some_and(|n| n <= 100_000) => {
+                out.limit = n.as_u64().unwrap_or(12) as usize
+            }
+            (other, _) => {
+                return Err(Error::input(format!(
+                    "bad sectors option {other:?}; expected sector (a string) and/or limit (an integer)"
+                )))
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// A BM25 index over any list of notes, with mnemo's analysis and ranking:

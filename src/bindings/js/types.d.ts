@@ -193,3 +193,53 @@ export interface ScanVerdict {
   /** The text was longer than 256 KiB; only its start was scanned. */
   truncated: boolean;
 }
+
+/** Options of `sectors()`. */
+export interface SectorsOptions {
+  /** Only this sector (case-insensitive); the summary stays whole-graph. */
+  sector?: string;
+  /** Notes listed per sector (default 12); the rest are counted in `more`. */
+  limit?: number;
+}
+
+/** One note of the sectors report. */
+export interface SectorsEntry {
+  /** `memory:<store>:<index>`, e.g. `memory:memory:3`. */
+  node: string;
+  target: Target;
+  index: number;
+  title: string;
+  /** Resolved outgoing links. */
+  out: number;
+  /** Incoming links (backlinks). */
+  in: number;
+  /** Link targets that no note has yet (⚑). */
+  dangling: string[];
+  /** The sector came through links, not a tag. */
+  inherited: boolean;
+  pinned: boolean;
+}
+
+/** One sector: a tag, or `unsorted`. */
+export interface SectorsSector {
+  name: string;
+  count: number;
+  /** Resolved links going out of the sector's notes. */
+  links: number;
+  entries: SectorsEntry[];
+  /** Notes not listed because of `limit`. */
+  more: number;
+}
+
+/** What `sectors()` returns (the schema of `mnemo sectors --json`). */
+export interface SectorsReport {
+  sectors: SectorsSector[];
+  summary: {
+    sectors: number;
+    memories: number;
+    links: number;
+    linked: number;
+    dangling: number;
+    collisions: { title: string; nodes: string[] }[];
+  };
+}
