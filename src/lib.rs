@@ -34,12 +34,14 @@
 pub mod config;
 pub mod error;
 pub mod graph;
+pub mod journey;
 pub mod memory;
 pub mod prompt;
 pub mod recall;
 pub mod scan;
 pub mod search;
 pub mod sectors;
+pub mod sidecar;
 pub mod storage;
 pub mod store;
 pub mod text;

@@ -18,6 +18,7 @@ use crate::graph::Graph;
 use crate::prompt;
 use crate::recall::{SearchHit, View};
 use crate::search::Index;
+use crate::sidecar::{self, Sidecar};
 use crate::storage::{Change, Storage};
 use crate::store::{usage_long, FileState, Store, Target};
 use crate::text::Analyzer;
@@ -33,6 +34,9 @@ pub struct Memory<S: Storage> {
     frozen: String,
     failed_writes: u32,
     analyzer: Analyzer,
+    /// Durable state beside the stores (entry ids and dates).
+    sidecar: Sidecar,
+    sidecar_raw: Option<Vec<u8>>,
     /// Derived state, rebuilt on demand after a store changes.
     indexes: [Option<Index>; 2],
     graph: Option<Graph>,
@@ -87,6 +91,8 @@ impl<S: Storage> Memory<S> {
             frozen: String::new(),
             failed_writes: 0,
             analyzer: Analyzer::new(),
+            sidecar: Sidecar::default(),
+            sidecar_raw: None,
             indexes: [None, None],
             graph: None,
         };
@@ -262,7 +268,23 @@ impl<S: Storage> Memory<S> {
             }
             new_raw[i] = Some(text);
         }
+        let mut state = self.sidecar.clone();
+        let mut state_changed = false;
+        for &target in changed {
+            state_changed |= state.reconcile(target, work[target.index()].entries(), now);
+        }
+        let state_bytes = state.to_bytes();
+        if state_changed {
+            changes.push(Change::Write {
+                name: sidecar::BLOB.to_string(),
+                data: state_bytes.clone(),
+            });
+        }
         self.storage.commit(&changes).await?;
+        if state_changed {
+            self.sidecar = state;
+            self.sidecar_raw = Some(state_bytes);
+        }
         self.stores = work;
         for &target in changed {
             self.stores[target.index()].mark_canonical();
@@ -297,7 +319,32 @@ impl<S: Storage> Memory<S> {
             self.raw[i] = bytes;
             self.invalidate(target);
         }
+        // The sidecar follows the stores: a hand edit, another writer, or a
+        // first load learns its entries' ids and dates here.
+        let state_bytes = self.storage.read(sidecar::BLOB).await?;
+        if state_bytes != self.sidecar_raw || self.sidecar_raw.is_none() {
+            self.sidecar = Sidecar::parse(state_bytes.as_deref());
+            self.sidecar_raw = state_bytes;
+        }
+        let now = self.storage.now_ms();
+        let mut changed = false;
+        for target in Target::ALL {
+            changed |= self
+                .sidecar
+                .reconcile(target, self.stores[target.index()].entries(), now);
+        }
+        if changed {
+            let bytes = self.sidecar.to_bytes();
+            self.storage.write(sidecar::BLOB, &bytes).await?;
+            self.sidecar_raw = Some(bytes);
+        }
         Ok(())
+    }
+
+    /// The sidecar state (entry ids and dates), as of the last read or
+    /// write.
+    pub fn sidecar(&self) -> &Sidecar {
+        &self.sidecar
     }
 
     /// Writes a backup of a damaged file unless an identical one exists.
@@ -359,6 +406,47 @@ impl<S: Storage> Memory<S> {
     pub fn graph(&mut self) -> &Graph {
         self.derive();
         self.graph.as_ref().expect("derived")
+    }
+
+    /// The learning journey: every entry with its dates, sector and links
+    /// (live state).
+    pub fn journey(&mut self) -> crate::journey::Journey {
+        self.derive();
+        let graph = self.graph.as_ref().expect("derived");
+        crate::journey::journey(&self.stores, graph, &self.sidecar)
+    }
+
+    /// Replaces (`Some(content)`) or removes (`None`) entry `index` of
+    /// `target`, with every check of a tool write (scanner, limits, a
+    /// damaged or disabled store). For people editing a node of the
+    /// journey; an agent uses [`Memory::tool`].
+    pub async fn edit_entry(
+        &mut self,
+        target: Target,
+        index: usize,
+        content: Option<&str>,
+    ) -> Result<String> {
+        let content = content
+            .map(|c| crate::store::clean_content("content", c))
+            .transpose()?;
+        let call = ToolCall {
+            operations: vec![tool::Operation {
+                action: if content.is_some() {
+                    tool::Action::Replace
+                } else {
+                    tool::Action::Remove
+                },
+                target,
+                content,
+                old_text: None,
+                index: Some(index),
+            }],
+            batch: false,
+        };
+        self.write(&call)
+            .await
+            .map(|(applied, _)| applied.message)
+            .map_err(|r| r.error)
     }
 
     /// The sectors report over both stores (live state).

@@ -107,6 +107,13 @@ pub fn node_id(target: Target, index: usize) -> String {
     format!("memory:{}:{index}", target.name())
 }
 
+/// The store and index of a node id (`memory:<store>:<index>`).
+pub fn parse_node_id(id: &str) -> Option<(Target, usize)> {
+    let rest = id.strip_prefix("memory:")?;
+    let (store, index) = rest.split_once(':')?;
+    Some((Target::from_name(store)?, index.parse().ok()?))
+}
+
 /// Builds the report of `graph`.
 pub fn report(graph: &Graph, options: &Options) -> Report {
     let wanted = options.sector.as_ref().map(|s| s.to_lowercase());

@@ -69,6 +69,9 @@ pub struct Operation {
     pub content: Option<String>,
     /// The substring that identifies the entry (replace, remove).
     pub old_text: Option<String>,
+    /// The entry's index, when the caller already knows it (a person
+    /// editing a node of the journey); takes the place of `old_text`.
+    pub index: Option<usize>,
 }
 
 /// A parsed tool call: one operation, or an atomic batch.
@@ -234,6 +237,7 @@ fn parse_op(obj: &Map<String, Value>, default_target: Option<&str>, at: &str) ->
         target,
         content,
         old_text,
+        index: None,
     })
 }
 
@@ -515,7 +519,7 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
             let content = op.content.clone().unwrap_or_default();
             too_long(&content)?;
             screen(&content)?;
-            let index = store.find(op.target, op.old_text.as_deref().unwrap_or_default())?;
+            let index = locate(store, op)?;
             if store.entries()[index] == content {
                 return Ok(OneOutcome {
                     message: "Entry already has this content; nothing changed.".into(),
@@ -538,13 +542,30 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
             })
         }
         Action::Remove => {
-            let index = store.find(op.target, op.old_text.as_deref().unwrap_or_default())?;
+            let index = locate(store, op)?;
             store.remove(index);
             Ok(OneOutcome {
                 message: "Entry removed.".into(),
                 changed: true,
             })
         }
+    }
+}
+
+/// The entry an operation is about: its known index, or the one entry
+/// containing `old_text`.
+fn locate(store: &Store, op: &Operation) -> Result<usize> {
+    match op.index {
+        Some(i) if i < store.entries().len() => Ok(i),
+        Some(i) => Err(Error::new(
+            ErrorKind::NoMatch,
+            format!(
+                "{} has no entry {i} (it has {})",
+                op.target.file_name(),
+                store.entries().len()
+            ),
+        )),
+        None => store.find(op.target, op.old_text.as_deref().unwrap_or_default()),
     }
 }
 

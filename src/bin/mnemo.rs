@@ -224,6 +224,36 @@ Examples:
         no_color: bool,
     },
 
+    /// The learning journey: every memory on a timeline
+    #[command(
+        visible_aliases = ["learning", "memory-graph"],
+        long_about = "\
+Show every memory of both stores on a timeline, oldest first: when it was first
+seen and last changed (kept in mnemo-state.json beside the stores, keyed by a
+stable entry id), its sector and its links. `journey list` prints the node ids
+(memory:<store>:<index>) that `journey delete` and `journey edit` take.",
+        after_help = "\
+Examples:
+  mnemo journey
+  mnemo journey --json > journey.json
+  mnemo journey list
+  mnemo journey delete memory:memory:3        # asks first; -y skips the question
+  mnemo journey edit memory:user:0            # opens $EDITOR, re-scans on save"
+    )]
+    Journey {
+        #[command(subcommand)]
+        action: Option<JourneyAction>,
+        /// Print the journey payload as JSON
+        #[arg(long)]
+        json: bool,
+        /// Width of the output in columns
+        #[arg(long, default_value_t = 100)]
+        width: usize,
+        /// No ANSI colours
+        #[arg(long)]
+        no_color: bool,
+    },
+
     /// Screen a file (or stdin) with the security scanner
     #[command(
         long_about = "\
@@ -314,6 +344,25 @@ Example:
         /// Files named MEMORY.md and/or USER.md
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+enum JourneyAction {
+    /// List node ids with their titles
+    List,
+    /// Delete a memory (asks for confirmation unless -y)
+    Delete {
+        /// The node id, e.g. memory:memory:3
+        node: String,
+        /// Do not ask
+        #[arg(short = 'y', long)]
+        yes: bool,
+    },
+    /// Edit a memory in $EDITOR; the new text is scanned and checked like any write
+    Edit {
+        /// The node id, e.g. memory:user:0
+        node: String,
     },
 }
 
@@ -419,6 +468,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Scan { file, store, json } => scan_command(&file, store, json),
+        Command::Journey {
+            action,
+            json,
+            width,
+            no_color,
+        } => journey_command(&paths, action, json, width, no_color),
         Command::Sectors {
             name,
             json,
@@ -963,4 +1018,135 @@ fn scan_command(file: &str, store: bool, json: bool) -> Result<ExitCode> {
     } else {
         ExitCode::FAILURE
     })
+}
+
+fn node_arg(node: &str) -> Result<(Target, usize)> {
+    mnemo::sectors::parse_node_id(node).ok_or_else(|| {
+        Error::new(
+            ErrorKind::InvalidInput,
+            format!("{node:?} is not a node id; expected memory:<memory|user>:<index> (see `mnemo journey list`)"),
+        )
+    })
+}
+
+/// `mnemo journey`: the timeline, and deleting or editing its nodes.
+fn journey_command(
+    paths: &Paths,
+    action: Option<JourneyAction>,
+    json: bool,
+    width: usize,
+    no_color: bool,
+) -> Result<ExitCode> {
+    let (mut memory, _) = open(paths)?;
+    match action {
+        None => {
+            let journey = memory.journey();
+            if json {
+                out(&pretty(&journey)?)?;
+            } else {
+                use std::io::IsTerminal;
+                let color = !no_color
+                    && std::env::var_os("NO_COLOR").is_none()
+                    && io::stdout().is_terminal();
+                out(&mnemo::journey::render(&journey, width, color))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(JourneyAction::List) => {
+            let mut text = String::new();
+            for n in memory.journey().nodes {
+                text.push_str(&format!("{:<18} {}\n", n.id, n.title));
+            }
+            out(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(JourneyAction::Delete { node, yes }) => {
+            let (target, index) = node_arg(&node)?;
+            let entry = memory
+                .store(target)
+                .entries()
+                .get(index)
+                .cloned()
+                .ok_or_else(|| Error::new(ErrorKind::NoMatch, format!("no node {node}")))?;
+            if !yes {
+                let shown = memory.store(target).shown(target, index).into_owned();
+                let _ = write!(io::stderr(), "Delete {node}?\n{shown}\n[y/N] ");
+                let mut answer = String::new();
+                let _ = io::stdin().read_line(&mut answer);
+                if !matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+                    let _ = writeln!(io::stderr(), "cancelled; nothing deleted");
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
+            // Delete what was shown, even if another writer moved it since.
+            let now_at = memory.store(target).entries().get(index) == Some(&entry);
+            if !now_at {
+                return Err(Error::new(
+                    ErrorKind::NoMatch,
+                    format!(
+                        "{node} changed while you were deciding; run `mnemo journey list` again"
+                    ),
+                ));
+            }
+            let message = pollster::block_on(memory.edit_entry(target, index, None))?;
+            out(&format!("{message} ({node})\n"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(JourneyAction::Edit { node }) => {
+            let (target, index) = node_arg(&node)?;
+            let entry = memory
+                .store(target)
+                .entries()
+                .get(index)
+                .cloned()
+                .ok_or_else(|| Error::new(ErrorKind::NoMatch, format!("no node {node}")))?;
+            let edited = edit_in_editor(&entry)?;
+            if edited.trim() == entry.trim() {
+                out("no change\n")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            if edited.trim().is_empty() {
+                return Err(Error::new(
+                    ErrorKind::Empty,
+                    format!(
+                        "the edited text is empty; to delete it run `mnemo journey delete {node}`"
+                    ),
+                ));
+            }
+            let message = pollster::block_on(memory.edit_entry(target, index, Some(&edited)))?;
+            out(&format!("{message} ({node})\n"))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// Opens `text` in `$VISUAL` / `$EDITOR` (default `vi`) and returns what was saved.
+fn edit_in_editor(text: &str) -> Result<String> {
+    let io_err = |what: &str, e: std::io::Error| {
+        Error::new(ErrorKind::Storage, format!("could not {what}: {e}"))
+    };
+    let dir = std::env::temp_dir().join(format!("mnemo-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| io_err("create a temp dir", e))?;
+    let file = dir.join("entry.md");
+    std::fs::write(&file, text).map_err(|e| io_err("write the temp file", e))?;
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .unwrap_or_else(|_| "vi".to_string());
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("mnemo-editor")
+        .arg(&file)
+        .status()
+        .map_err(|e| io_err("start the editor", e))?;
+    let result = if status.success() {
+        std::fs::read_to_string(&file).map_err(|e| io_err("read the edited file", e))
+    } else {
+        Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("the editor ({editor}) exited with {status}; nothing changed"),
+        ))
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }

@@ -197,7 +197,7 @@ test("storage fs writes the CLI's format atomically and shares it", async () => 
   assert.ok((await m.tool(add("memory", "Server runs Debian 12"))).success);
   assert.ok((await m.tool(add("memory", "Docker is rootless"))).success);
   assert.equal(readFileSync(join(dir, "MEMORY.md"), "utf8"), "Server runs Debian 12\n§\nDocker is rootless");
-  assert.deepEqual(readdirSync(dir).sort(), ["MEMORY.md"], "no temp or lock files are left");
+  assert.deepEqual(readdirSync(dir).sort(), ["MEMORY.md", "mnemo-state.json"], "no temp or lock files are left");
   // A second instance and a hand edit are both seen before the next write.
   const other = await Memory.open({ storage: "fs", dir });
   assert.ok((await other.tool(add("memory", "from the other instance"))).success);
@@ -362,4 +362,18 @@ test("sectors() and `mnemo sectors --json` match the documented schema", async (
     const out = JSON.parse(execFileSync(cli, ["--dir", dir, "sectors", "--json"], { encoding: "utf8" }));
     assert.ok(validate(out), JSON.stringify(validate.errors));
   }
+});
+
+test("journey() lists every entry with its dates and links", async () => {
+  const m = await Memory.open({});
+  await m.tool({ action: "add", target: "memory", content: "# SSH config\nPort 2222" });
+  await m.tool({ action: "add", target: "user", content: "Admin of [[SSH config]] #people" });
+  const j = await m.journey();
+  assert.equal(j.links, 1);
+  assert.deepEqual(j.nodes.map((n) => [n.id, n.entry_id, n.title, n.sector]), [
+    ["memory:memory:0", "e1", "SSH config", "people"],
+    ["memory:user:0", "e2", "Admin of [[SSH config]]", "people"],
+  ]);
+  assert.deepEqual(j.nodes[0].in, ["memory:user:0"]);
+  assert.ok(j.nodes[0].first_seen > 1.7e12 && j.nodes[0].last_changed >= j.nodes[0].first_seen);
 });

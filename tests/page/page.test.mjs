@@ -209,6 +209,92 @@ function sample(title) {
   return note;
 }
 
+/** The sectors panel's report: waits until its summary counts `memories` notes. */
+async function sectorsReady(memories) {
+  await page.locator("#sectors-summary .sectors-totals", { hasText: ` ${memories} memories ` }).waitFor();
+}
+
+/** What sectors() answers in the page (every note listed unless `limit` is given). */
+function apiSectors(options = { limit: 100_000 }) {
+  return page.evaluate((o) => window.mnemo.memory.sectors(o), options);
+}
+
+/** Chooses a sector in the panel's filter ("" for all) and waits for the report. */
+async function filterSectors(name) {
+  const before = Number(await page.locator("#sectors-output").getAttribute("data-seq"));
+  await page.selectOption("#sectors-filter", name);
+  await page.locator(`#sectors-output[data-seq="${before + 1}"]`).waitFor({ state: "attached" });
+}
+
+/** The sectors listed in the panel, with their headers and notes. */
+function sectorsListed() {
+  return page.$$eval("#sectors-list .sector", (blocks) =>
+    blocks.map((b) => ({
+      name: b.dataset.sector,
+      heading: b.querySelector(".sector-name").textContent,
+      count: Number(b.querySelector(".sector-count").textContent),
+      stats: b.querySelector(".sector-stats").textContent,
+      bar: b.querySelector(".sector-bar-fill").getBoundingClientRect().width /
+        b.querySelector(".sector-bar").getBoundingClientRect().width,
+      entries: [...b.querySelectorAll(".sector-entry")].map((e) => ({
+        node: e.dataset.node,
+        title: e.querySelector(".sector-entry-title").textContent,
+        links: e.querySelector(".sector-entry-links").textContent,
+        flag: e.querySelector(".flag")?.textContent ?? null,
+        flagTitle: e.querySelector(".flag")?.title ?? null,
+        inherited: e.querySelector(".mark.inherited") !== null,
+        pinned: e.querySelector(".mark.pinned") !== null,
+      })),
+    })),
+  );
+}
+
+/** The summary lines under the report. */
+function sectorsSummary() {
+  return page.locator("#sectors-summary p").allTextContents();
+}
+
+/** The note open in the sectors panel's detail view: title, text and links both ways. */
+function noteShown() {
+  return page.$eval("#sector-note", (view) => {
+    const titles = (sel) => [...view.querySelectorAll(sel)].map((el) => el.querySelector(".note-link-title").textContent);
+    return {
+      visible: !view.hidden,
+      node: view.dataset.node,
+      title: view.querySelector("#sector-note-title").textContent,
+      text: view.querySelector("#sector-note-text").textContent,
+      out: titles("#sector-note-out button.note-link"),
+      dangling: titles("#sector-note-out li.dangling"),
+      in: titles("#sector-note-in button.note-link"),
+    };
+  });
+}
+
+/** Opens the note `node` from the sectors list; returns what the detail view shows. */
+async function openFromList(node) {
+  await page.click(`#sectors-list .sector-entry[data-node="${node}"]`);
+  await page.locator(`#sector-note[data-node="${node}"]`).waitFor();
+  return noteShown();
+}
+
+/** Follows the link to the note titled `title` in the detail view's "out" or "in" list. */
+async function followLink(list, title) {
+  const link = page.locator(`#sector-note-${list} button.note-link`, {
+    has: page.locator(".note-link-title", { hasText: title }),
+  });
+  const node = await link.getAttribute("data-node");
+  await link.click();
+  await page.locator(`#sector-note[data-node="${node}"]`).waitFor();
+  return noteShown();
+}
+
+/** The entry of the report titled `title`. */
+function entryOf(report, title) {
+  const entry = report.sectors.flatMap((s) => s.entries).find((e) => e.title === title);
+  assert.ok(entry, `no note titled ${title} in the report`);
+  return entry;
+}
+
 // ---------------------------------------------------------------- tests
 
 describe("demo page", { timeout: TIMEOUT }, () => {
@@ -491,5 +577,175 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     const some = await contextAndWait("Who is on call on even weeks?");
     assert.ok(some.visible);
     assert.ok(some.block.includes(sample("Ivan Petrov #people")));
+  });
+  test("the sectors panel lists the sample's sectors with the counts of sectors()", async () => {
+    // Empty memory: no sectors, and the summary says so in the CLI's words.
+    await sectorsReady(0);
+    assert.deepEqual(await sectorsSummary(), [
+      "0 sectors · 0 memories · 0 note↔note links",
+      "0/0 notes are linked to another note (0%)",
+    ]);
+    assert.ok(await page.locator("#sectors-empty").isVisible());
+    assert.deepEqual(await sectorsListed(), []);
+
+    await loadSamples();
+    await sectorsReady(SAMPLE_NOTES.length);
+    const api = await apiSectors();
+    const listed = await sectorsListed();
+    assert.deepEqual(listed.map((s) => s.name), api.sectors.map((s) => s.name));
+    assert.ok(listed.some((s) => s.name === "infra"));
+    assert.equal(listed.at(-1).name, "unsorted", "unsorted comes last");
+    const max = Math.max(...api.sectors.map((s) => s.count));
+    for (const [i, sector] of api.sectors.entries()) {
+      const shown = listed[i];
+      assert.equal(shown.heading, sector.name);
+      assert.equal(shown.count, sector.count);
+      assert.equal(shown.stats, `◆${sector.count} ⇄${sector.links}`);
+      // The bar is drawn with CSS, in proportion to the largest sector.
+      assert.ok(Math.abs(shown.bar - sector.count / max) < 0.05, `${sector.name}: bar ${shown.bar}`);
+      assert.deepEqual(shown.entries, sector.entries.map((e) => ({
+        node: e.node,
+        title: e.title,
+        links: `→${e.out} ←${e.in}`,
+        flag: e.dangling.length ? `⚑${e.dangling.length}` : null,
+        flagTitle: e.dangling.length ? shown.entries.find((x) => x.node === e.node).flagTitle : null,
+        inherited: e.inherited,
+        pinned: e.pinned,
+      })));
+    }
+    assert.equal(listed.flatMap((s) => s.entries).length, SAMPLE_NOTES.length, "every note is listed");
+    // The pinned note has no sector tag of its own: it inherits one through its link.
+    const rules = listed.flatMap((s) => s.entries).find((e) => e.title === "Ground rules");
+    assert.ok(rules.pinned && rules.inherited);
+
+    const s = api.summary;
+    assert.equal(s.memories, SAMPLE_NOTES.length);
+    const summary = await sectorsSummary();
+    assert.equal(summary[0], `${s.sectors} sectors · ${s.memories} memories · ${s.links} note↔note links`);
+    assert.match(summary[0], /^\d+ sectors · 40 memories · \d+ note↔note links$/);
+    assert.equal(summary[1], `${s.linked}/${s.memories} notes are linked to another note (${Math.round((s.linked * 100) / s.memories)}%)`);
+    // The filter offers every sector.
+    const options = await page.$$eval("#sectors-filter option", (os) => os.map((o) => o.value));
+    assert.deepEqual(options, ["", ...api.sectors.map((x) => x.name)]);
+    // The default listing (12 notes a sector) is the same report, cut short.
+    const byDefault = await apiSectors(undefined);
+    assert.deepEqual(byDefault.summary, s);
+  });
+
+  test("every note's links in the detail view agree with the report's →out ←in", async () => {
+    await loadSamples();
+    await sectorsReady(SAMPLE_NOTES.length);
+    const api = await apiSectors();
+    const titles = new Map(api.sectors.flatMap((s) => s.entries).map((e) => [e.node, e.title]));
+    let links = 0;
+    for (const entry of api.sectors.flatMap((s) => s.entries)) {
+      const note = await openFromList(entry.node);
+      assert.equal(note.title, entry.title);
+      assert.equal(note.text, SAMPLE_NOTES[entry.index], `text of ${entry.node}`);
+      assert.equal(note.out.length, entry.out, `→ of ${entry.title}`);
+      assert.equal(note.in.length, entry.in, `← of ${entry.title}`);
+      assert.deepEqual(note.dangling, entry.dangling);
+      for (const t of [...note.out, ...note.in]) assert.ok([...titles.values()].includes(t));
+      links += note.out.length;
+      await page.click("#sector-note-back");
+      await page.locator("#sector-note").waitFor({ state: "hidden" });
+    }
+    assert.equal(links, api.summary.links);
+  });
+
+  test("filtering the sectors to one narrows the list, keeps the summary, and follows writes", async () => {
+    await loadSamples();
+    await sectorsReady(SAMPLE_NOTES.length);
+    const summary = await sectorsSummary();
+    await filterSectors("people");
+    const people = await apiSectors({ sector: "people" });
+    assert.equal(people.sectors.length, 1);
+    const listed = await sectorsListed();
+    assert.deepEqual(listed.map((s) => s.name), ["people"]);
+    assert.equal(listed[0].count, people.sectors[0].count);
+    assert.deepEqual(listed[0].entries.map((e) => e.title), people.sectors[0].entries.map((e) => e.title));
+    assert.deepEqual(await sectorsSummary(), summary, "the summary stays whole-graph");
+
+    // A write refreshes the panel; the filter stays.
+    const r = await formCall({ action: "add", target: "user", content: "Bob Stone #people\nPairs with [[alice   CHEN]] on billing." });
+    assert.equal(r.success, "true");
+    await sectorsReady(SAMPLE_NOTES.length + 1);
+    assert.equal(await page.inputValue("#sectors-filter"), "people");
+    const after = await apiSectors({ sector: "people", limit: 100_000 });
+    const now = await sectorsListed();
+    assert.deepEqual(now.map((s) => s.name), ["people"]);
+    assert.equal(now[0].count, after.sectors[0].count);
+    const bob = now[0].entries.find((e) => e.title === "Bob Stone");
+    assert.equal(bob.node, "memory:user:0");
+    assert.equal(bob.links, "→1 ←0");
+    assert.equal(now[0].entries.find((e) => e.title === "Alice Chen").links, `→0 ←${entryOf(after, "Alice Chen").in}`);
+    assert.equal((await sectorsSummary())[0],
+      `${after.summary.sectors} sectors · ${after.summary.memories} memories · ${after.summary.links} note↔note links`);
+
+    await filterSectors("");
+    assert.equal((await sectorsListed()).length, (await apiSectors()).sectors.length);
+  });
+
+  test("a note shows its text and its links both ways, and the links move to other notes", async () => {
+    await loadSamples();
+    await sectorsReady(SAMPLE_NOTES.length);
+    const api = await apiSectors();
+    const monitoring = entryOf(api, "Monitoring");
+    assert.ok(monitoring.out > 0 && monitoring.in > 0, "Monitoring links out and is linked to");
+
+    const note = await openFromList(monitoring.node);
+    assert.ok(note.visible);
+    assert.equal(note.title, "Monitoring");
+    assert.equal(note.text, sample("Monitoring #infra"));
+    assert.deepEqual(note.out, ["Logging"]);
+    assert.deepEqual(note.in, ["Production cluster", "Сервер мониторинга слушает портами 9090 и 9093"]);
+    assert.equal(note.in.length, monitoring.in);
+    assert.equal(await page.locator("#sector-note-out-heading").textContent(), "Links to (→)");
+    assert.equal(await page.locator("#sector-note-in-heading").textContent(), "Linked from (←)");
+    assert.match(await text("#sector-note-meta"), /^MEMORY · entry 6 \(index 5\) · sector infra · memory:memory:5$/);
+    assert.equal(await page.evaluate(() => document.activeElement.id), "sector-note-title");
+    assert.equal(await page.locator("#sectors-list").isVisible(), false);
+    assert.ok(await page.locator("#sectors-summary").isVisible());
+
+    // Backwards: to a note that links here; it links forward to Monitoring.
+    const cluster = await followLink("in", "Production cluster");
+    assert.equal(cluster.title, "Production cluster");
+    assert.equal(cluster.text, sample("Production cluster #infra"));
+    assert.deepEqual(cluster.out, ["Deploy procedure", "Monitoring"]);
+    assert.deepEqual(cluster.in, ["Load balancer", "API service"]);
+    // Forwards, by keyboard: back to Monitoring.
+    await page.focus('#sector-note-out button.note-link:has-text("Monitoring")');
+    await page.keyboard.press("Enter");
+    await page.locator(`#sector-note[data-node="${monitoring.node}"]`).waitFor();
+    assert.equal((await noteShown()).title, "Monitoring");
+    // Forwards again, then Escape returns to the list with the open note's entry focused.
+    const logging = await followLink("out", "Logging");
+    assert.deepEqual(logging.out, []);
+    assert.deepEqual(logging.in, ["Monitoring"]);
+    await page.keyboard.press("Escape");
+    await page.locator("#sector-note").waitFor({ state: "hidden" });
+    assert.ok(await page.locator("#sectors-list").isVisible());
+    assert.equal(await page.evaluate(() => document.activeElement.dataset.node), logging.node);
+  });
+
+  test("a dangling link is flagged with ⚑ and is not a link to follow", async () => {
+    await loadSamples();
+    await sectorsReady(SAMPLE_NOTES.length);
+    const api = await apiSectors();
+    const incident = entryOf(api, "Incident process");
+    assert.deepEqual(incident.dangling, ["Incident runbook"]);
+    const listed = (await sectorsListed()).flatMap((s) => s.entries).find((e) => e.node === incident.node);
+    assert.equal(listed.flag, "⚑1");
+    assert.match(listed.flagTitle, /Incident runbook/);
+    assert.equal(api.summary.dangling, 1);
+    assert.ok((await sectorsSummary()).includes("⚑ 1 link points at notes that don't exist yet"));
+
+    const note = await openFromList(incident.node);
+    assert.deepEqual(note.out, []);
+    assert.deepEqual(note.dangling, ["Incident runbook"]);
+    const item = page.locator("#sector-note-out li.dangling");
+    assert.match(await item.textContent(), /^⚑ Incident runbook/);
+    assert.match(await item.getAttribute("title"), /No note is titled “Incident runbook” yet/);
+    assert.equal(await item.locator("button, a").count(), 0, "nothing to follow");
   });
 });

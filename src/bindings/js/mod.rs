@@ -307,6 +307,19 @@ impl JsMemory {
         })
     }
 
+    /// The learning journey: `{nodes: [{id, entry_id, target, index, title,
+    /// sector, first_seen, last_changed, out, in, dangling, pinned,
+    /// blocked}], links}`, oldest first.
+    #[wasm_bindgen(unchecked_return_type = "Promise<Journey>")]
+    pub fn journey(&self) -> Promise {
+        with_memory(&self.inner, |inner| async move {
+            let mut guard = inner.lock().await;
+            let memory = guard.as_mut().ok_or_else(closed)?;
+            memory.refresh().await.map_err(|e| to_js_error(&e))?;
+            from_serde(&memory.journey())
+        })
+    }
+
     /// Closes the memory; later calls reject with `closed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {

@@ -243,3 +243,30 @@ export interface SectorsReport {
     collisions: { title: string; nodes: string[] }[];
   };
 }
+
+/** One node of the learning journey. */
+export interface JourneyNode {
+  /** `memory:<store>:<index>`. */
+  id: string;
+  /** Stable entry id from the sidecar state (survives edits of other entries). */
+  entry_id: string;
+  target: Target;
+  index: number;
+  title: string;
+  sector: string;
+  /** ms since the Unix epoch. */
+  first_seen: number;
+  last_changed: number;
+  out: string[];
+  in: string[];
+  dangling: string[];
+  pinned: boolean;
+  /** The scanner blocks this entry; its title is hidden. */
+  blocked: boolean;
+}
+
+/** What `journey()` returns: every entry, oldest first. */
+export interface Journey {
+  nodes: JourneyNode[];
+  links: number;
+}

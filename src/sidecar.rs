@@ -1,0 +1,180 @@
+//! Sidecar state: what mnemo knows about entries beyond their text.
+//!
+//! For now that is when each entry was first seen and last changed, keyed
+//! by a stable entry id, so that removing or reordering other entries does
+//! not move an entry's dates and the Markdown stays byte-compatible. It is
+//! kept as one JSON blob ([`BLOB`]) beside the stores and committed in the
+//! same all-or-nothing commit as the store it describes.
+//!
+//! Entries are matched to their records by content hash; what is left over
+//! on both sides, in order, is paired up as edits (an entry replaced
+//! through the tool or edited by hand keeps its id and first-seen date);
+//! anything else is new (or gone).
+
+use serde::{Deserialize, Serialize};
+
+use crate::store::Target;
+
+/// Name of the sidecar blob.
+pub const BLOB: &str = "mnemo-state.json";
+
+/// Version of the sidecar format this build writes.
+pub const VERSION: u32 = 1;
+
+/// What is known about one entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Stable id, unique within the memory (`e1`, `e2`, …).
+    pub id: String,
+    /// FNV-1a 64 hash of the entry text, hex.
+    pub hash: String,
+    /// When the entry was first seen, ms since the Unix epoch.
+    pub first_seen: u64,
+    /// When its text last changed, ms since the Unix epoch.
+    pub last_changed: u64,
+}
+
+/// The sidecar state of a memory.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Sidecar {
+    /// Format version.
+    pub version: u32,
+    /// The next id number to hand out.
+    pub next_id: u64,
+    /// Records of `MEMORY.md`, in entry order.
+    pub memory: Vec<Record>,
+    /// Records of `USER.md`, in entry order.
+    pub user: Vec<Record>,
+}
+
+/// FNV-1a 64 of `text`, as 16 hex digits.
+pub fn hash(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl Sidecar {
+    /// Reads the blob; an absent or unreadable blob gives an empty state
+    /// (dates are then re-learned from now on; no entry text is involved).
+    pub fn parse(bytes: Option<&[u8]>) -> Sidecar {
+        bytes
+            .and_then(|b| serde_json::from_slice::<Sidecar>(b).ok())
+            .filter(|s| s.version <= VERSION)
+            .unwrap_or(Sidecar {
+                version: VERSION,
+                ..Sidecar::default()
+            })
+    }
+
+    /// The blob's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// The records of `target`, in entry order.
+    pub fn records(&self, target: Target) -> &[Record] {
+        match target {
+            Target::Memory => &self.memory,
+            Target::User => &self.user,
+        }
+    }
+
+    fn records_mut(&mut self, target: Target) -> &mut Vec<Record> {
+        match target {
+            Target::Memory => &mut self.memory,
+            Target::User => &mut self.user,
+        }
+    }
+
+    /// Brings the records of `target` in line with `entries` at time `now`;
+    /// whether anything changed.
+    pub fn reconcile(&mut self, target: Target, entries: &[String], now: u64) -> bool {
+        self.version = VERSION;
+        let old = std::mem::take(self.records_mut(target));
+        let hashes: Vec<String> = entries.iter().map(|e| hash(e)).collect();
+        let mut used = vec![false; old.len()];
+        let mut new: Vec<Option<Record>> = vec![None; entries.len()];
+        // Unchanged entries: same text, first unused record with it.
+        for (i, h) in hashes.iter().enumerate() {
+            if let Some(j) = (0..old.len()).find(|&j| !used[j] && &old[j].hash == h) {
+                used[j] = true;
+                new[i] = Some(old[j].clone());
+            }
+        }
+        // Edited entries: leftovers paired in order keep id and first seen.
+        let mut spare = (0..old.len()).filter(|&j| !used[j]);
+        for (i, slot) in new.iter_mut().enumerate() {
+            if slot.is_some() {
+                continue;
+            }
+            *slot = Some(match spare.next() {
+                Some(j) => Record {
+                    hash: hashes[i].clone(),
+                    last_changed: now,
+                    ..old[j].clone()
+                },
+                None => {
+                    self.next_id += 1;
+                    Record {
+                        id: format!("e{}", self.next_id),
+                        hash: hashes[i].clone(),
+                        first_seen: now,
+                        last_changed: now,
+                    }
+                }
+            });
+        }
+        let new: Vec<Record> = new.into_iter().flatten().collect();
+        let changed = new != old;
+        *self.records_mut(target) = new;
+        changed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn e(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn ids_and_dates_survive_other_entries_moving() {
+        let mut s = Sidecar::parse(None);
+        assert!(s.reconcile(Target::Memory, &e(&["a", "b", "c"]), 10));
+        let ids: Vec<String> = s.memory.iter().map(|r| r.id.clone()).collect();
+        assert_eq!(ids, ["e1", "e2", "e3"]);
+        // Remove "a", reorder: "c" and "b" keep their ids and dates.
+        assert!(s.reconcile(Target::Memory, &e(&["c", "b"]), 20));
+        assert_eq!(s.memory[0].id, "e3");
+        assert_eq!(s.memory[1].id, "e2");
+        assert_eq!(s.memory[0].first_seen, 10);
+        // Nothing changed: nothing to write.
+        assert!(!s.reconcile(Target::Memory, &e(&["c", "b"]), 30));
+    }
+
+    #[test]
+    fn an_edited_entry_keeps_its_id_and_first_seen() {
+        let mut s = Sidecar::parse(None);
+        s.reconcile(Target::User, &e(&["x", "y"]), 5);
+        s.reconcile(Target::User, &e(&["x", "y changed", "z"]), 9);
+        assert_eq!(s.user[1].id, "e2");
+        assert_eq!((s.user[1].first_seen, s.user[1].last_changed), (5, 9));
+        assert_eq!(s.user[2].id, "e3");
+        assert_eq!(s.user[2].first_seen, 9);
+    }
+
+    #[test]
+    fn the_blob_round_trips_and_garbage_starts_fresh() {
+        let mut s = Sidecar::parse(None);
+        s.reconcile(Target::Memory, &e(&["a"]), 1);
+        assert_eq!(Sidecar::parse(Some(&s.to_bytes())), s);
+        assert_eq!(Sidecar::parse(Some(b"{not json")).memory.len(), 0);
+        assert_eq!(hash(""), "cbf29ce484222325");
+    }
+}
