@@ -7,7 +7,7 @@ import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
-const pkg = join(root, "pkg", "node", "mnemo.js");
+const pkg = process.env.MNEMO_PKG ?? join(root, "pkg", "node", "mnemo.js");
 if (!existsSync(pkg)) throw new Error("pkg/ is missing: run scripts/build-js.sh first");
 const { scan, Memory } = createRequire(import.meta.url)(pkg);
 

@@ -18,7 +18,7 @@ pub fn notes() -> Vec<String> {
     let mut chars = 0;
     let mut i: usize = 0;
     while chars < 118_000 {
-        let tag = if i % 3 == 0 {
+        let tag = if i.is_multiple_of(3) {
             String::new()
         } else {
             format!(" #sector{}", i % 30)

@@ -1,11 +1,12 @@
 // The mnemo demo page: one in-tab memory, the memory tool (form and raw
 // JSON), note search (ranked search, the per-turn context block and a set of
-// sample notes), the live stores, the frozen system prompt, export/import and
-// the tool schema. Plain ES module, no framework, no build step.
+// sample notes), the sectors report with the notes' links in both directions,
+// the live stores, the frozen system prompt, export/import and the tool
+// schema. Plain ES module, no framework, no build step.
 //
 // Every call goes through `state.memory`; after each one the live stores are
-// re-read (exportMarkdown + status) before the result is shown, so whatever
-// the page displays is consistent with the last call.
+// re-read (exportMarkdown + status, then sectors) before the result is shown,
+// so whatever the page displays is consistent with the last call.
 
 import { SAMPLE_MEMORY_MD } from "./sample-notes.js";
 
@@ -33,6 +34,9 @@ const BATCH_EXAMPLE = {
 
 const READY = "Ready: mnemo is running in this tab.";
 
+/** `sectors({limit})` that lists every note (the most the API accepts). */
+const SECTORS_LIMIT = 100_000;
+
 const state = {
   /** The wasm module's exports ({Memory, errorCodes}). */
   mnemo: null,
@@ -50,6 +54,19 @@ const state = {
   searchSeq: 0,
   /** Context blocks shown so far (the context output's data-seq). */
   contextSeq: 0,
+  /** Sectors reports shown so far (the sectors output's data-seq). */
+  sectorsSeq: 0,
+  /** The sectors panel: the whole report, the notes with their links, the open note. */
+  sectors: {
+    /** sectors({limit: SECTORS_LIMIT}) as of the last refresh. */
+    report: null,
+    /** Every note by node id: {entry, sector, text, out, in, order}, from noteGraph(). */
+    notes: new Map(),
+    /** The node id of the note shown in the detail view, or null. */
+    open: null,
+    /** The list entry to focus when the detail view closes. */
+    from: null,
+  },
   /** Operations in flight (for aria-busy). */
   busy: 0,
 };
@@ -148,7 +165,9 @@ async function refreshStores() {
     renderStale();
   } catch (e) {
     setAppStatus("error", "Could not read the stores:", e);
+    return;
   }
+  await refreshSectors();
 }
 
 function renderStore(store, text, status) {
@@ -487,6 +506,348 @@ function renderContext(block, status) {
   }
 }
 
+// ---------------------------------------------------------------- sectors
+
+/** A title as mnemo matches it: leading `#`s dropped, lowercased, runs of spaces collapsed. */
+function normaliseTitle(title) {
+  return title.trim().replace(/^#+/, "").split(/\s+/).filter((w) => w !== "").join(" ").toLowerCase();
+}
+
+/** A note with its fenced code blocks and inline code spans blanked: mnemo reads no links there. */
+function withoutCode(text) {
+  let fenced = false;
+  return text.split("\n").map((line) => {
+    const start = line.trimStart();
+    if (start.startsWith("```") || start.startsWith("~~~")) {
+      fenced = !fenced;
+      return "";
+    }
+    if (fenced) return "";
+    let inCode = false;
+    let out = "";
+    for (const c of line) {
+      if (c === "`") {
+        inCode = !inCode;
+        out += " ";
+      } else {
+        out += inCode ? " " : c;
+      }
+    }
+    return out;
+  }).join("\n");
+}
+
+/** The `[[targets]]` of a note as written (`[[Title|label]]` gives Title), read as mnemo reads them. */
+function wikiLinks(text) {
+  const out = [];
+  let rest = withoutCode(text);
+  for (;;) {
+    const start = rest.indexOf("[[");
+    if (start < 0) break;
+    const after = rest.slice(start + 2);
+    const end = after.indexOf("]]");
+    if (end < 0) break;
+    const inner = after.slice(0, end);
+    if (!inner.includes("\n") && !inner.includes("[[")) {
+      const target = inner.split("|")[0].trim();
+      if (target !== "") out.push(target);
+      rest = after.slice(end + 2);
+    } else {
+      rest = rest.slice(start + 2);
+    }
+  }
+  return out;
+}
+
+/**
+ * Every note of a whole sectors report (one listing every note), by node id:
+ * `{entry, sector, text, out, in}` with `out`/`in` the linked notes. The links
+ * follow mnemo's rule, matching the `[[targets]]` of each note's text against
+ * the titles in the report: a title shared by several notes takes the first
+ * (MEMORY.md, then USER.md, in store order); a note linking to itself is no
+ * link and a note linked twice counts once. Targets no note has are the
+ * report's `dangling`. So `out.length` and `in.length` are the report's
+ * `out` and `in`.
+ */
+function noteGraph(report, files) {
+  const texts = Object.fromEntries(STORES.map((s) => [s.target, splitEntries(files[s.file])]));
+  const notes = report.sectors
+    .flatMap((sector) => sector.entries.map((entry) => ({
+      entry,
+      sector: sector.name,
+      text: texts[entry.target][entry.index] ?? "",
+      out: [],
+      in: [],
+    })))
+    .sort((a, b) => storeRank(a.entry.target) - storeRank(b.entry.target) || a.entry.index - b.entry.index);
+  const byTitle = new Map();
+  for (const note of notes) {
+    const key = normaliseTitle(note.entry.title);
+    if (!byTitle.has(key)) byTitle.set(key, note);
+  }
+  // In store order, so each `in` list comes out in store order too.
+  for (const note of notes) {
+    for (const target of wikiLinks(note.text)) {
+      const to = byTitle.get(normaliseTitle(target));
+      if (to && to !== note && !note.out.includes(to)) {
+        note.out.push(to);
+        to.in.push(note);
+      }
+    }
+  }
+  return new Map(notes.map((note) => [note.entry.node, note]));
+}
+
+/** A store's position in STORES (MEMORY.md first). */
+const storeRank = (target) => STORES.findIndex((s) => s.target === target);
+
+/** Calls to sectors() so far: only the latest one's answer is shown. */
+let sectorsCalls = 0;
+
+/** Re-reads the sectors report (the whole one, and the chosen sector's) and renders it. */
+async function refreshSectors() {
+  const call = ++sectorsCalls;
+  let all;
+  let shown;
+  let error = null;
+  try {
+    all = await state.memory.sectors({ limit: SECTORS_LIMIT });
+    if (call === sectorsCalls) {
+      renderSectorFilter(all);
+      const sector = $("sectors-filter").value;
+      shown = sector === "" ? all : await state.memory.sectors({ sector, limit: SECTORS_LIMIT });
+    }
+  } catch (e) {
+    error = e;
+  }
+  if (call !== sectorsCalls) return;
+  if (error) {
+    showError($("sectors-status"), error);
+  } else {
+    showError($("sectors-status"), null);
+    state.sectors.report = all;
+    state.sectors.notes = noteGraph(all, state.liveFiles);
+    renderSectors(all, shown);
+  }
+  state.sectorsSeq += 1;
+  $("sectors-output").dataset.seq = String(state.sectorsSeq);
+}
+
+/** The filter's options: all sectors, then each sector of the whole report; keeps the choice. */
+function renderSectorFilter(report) {
+  const select = $("sectors-filter");
+  const chosen = select.value;
+  const names = report.sectors.map((s) => s.name);
+  select.replaceChildren(
+    new Option("all sectors", ""),
+    ...report.sectors.map((s) => new Option(`${s.name} (${plural(s.count, "note", "notes")})`, s.name)),
+  );
+  select.value = names.includes(chosen) ? chosen : "";
+}
+
+/** Shows a report: `shown` (maybe one sector) drawn to the scale of `all`. */
+function renderSectors(all, shown) {
+  const max = Math.max(1, ...all.sectors.map((s) => s.count));
+  $("sectors-list").replaceChildren(...shown.sectors.map((s, i) => sectorBlock(s, i, max)));
+  $("sectors-empty").hidden = all.summary.memories !== 0;
+  renderSectorsSummary(shown.summary);
+  if (state.sectors.open !== null && state.sectors.notes.has(state.sectors.open)) renderNote();
+  else showSectorList();
+}
+
+/** One sector: its header (name, count, bar, ◆notes ⇄links) and its notes. */
+function sectorBlock(sector, i, max) {
+  const block = document.createElement("section");
+  block.className = "sector";
+  block.dataset.sector = sector.name;
+  const headingId = `sector-${i}-heading`;
+  block.setAttribute("aria-labelledby", headingId);
+
+  const head = document.createElement("h3");
+  head.className = "sector-head";
+  head.id = headingId;
+  const bar = span("sector-bar", "");
+  bar.setAttribute("aria-hidden", "true");
+  const fill = span("sector-bar-fill", "");
+  fill.style.setProperty("--share", String(sector.count / max));
+  bar.append(fill);
+  const stats = span("sector-stats", `◆${sector.count} ⇄${sector.links}`);
+  stats.title = `${plural(sector.count, "note", "notes")}; ${plural(sector.links, "link goes", "links go")} out of them`;
+  head.append(span("sector-name", sector.name), span("sector-count", String(sector.count)), bar, stats);
+
+  const list = document.createElement("ul");
+  list.className = "sector-entries";
+  list.setAttribute("aria-labelledby", headingId);
+  list.append(...sector.entries.map((entry) => {
+    const li = document.createElement("li");
+    li.append(entryButton(entry));
+    return li;
+  }));
+  block.append(head, list);
+  if (sector.more > 0) {
+    const more = document.createElement("p");
+    more.className = "sector-more";
+    more.textContent = `… ${sector.more} more`;
+    block.append(more);
+  }
+  return block;
+}
+
+/** A span with a class and a text. */
+function span(className, text) {
+  const el = document.createElement("span");
+  el.className = className;
+  el.textContent = text;
+  return el;
+}
+
+/** The words for a note's ⚑ flag: which link targets no note has yet. */
+const danglingTitle = (dangling) =>
+  `${plural(dangling.length, "link points", "links point")} at notes that don't exist yet: ${dangling.join(", ")}`;
+
+/** One note of a sector: ◆ title →out ←in, ⚑ dangling, inherited and pinned marks; opens the note. */
+function entryButton(entry) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "sector-entry";
+  button.dataset.node = entry.node;
+  const mark = span("sector-mark", entry.inherited ? "◇" : "◆");
+  mark.setAttribute("aria-hidden", "true");
+  button.append(mark, span("sector-entry-title", entry.title), span("sector-entry-links", `→${entry.out} ←${entry.in}`));
+  const label = [`${entry.title}: ${plural(entry.out, "link", "links")} out, ${formatNumber(entry.in)} in`];
+  if (entry.dangling.length > 0) {
+    const flag = span("flag", `⚑${entry.dangling.length}`);
+    flag.title = danglingTitle(entry.dangling);
+    button.append(flag);
+    label.push(danglingTitle(entry.dangling));
+  }
+  if (entry.inherited) {
+    const inherited = span("mark inherited", "inherited");
+    inherited.title = "No #tag of its own: the sector comes through its links";
+    button.append(inherited);
+    label.push("sector inherited through links");
+  }
+  if (entry.pinned) {
+    const pinned = span("mark pinned", "pinned");
+    pinned.title = "#pinned: kept in the prompt's digest";
+    button.append(pinned);
+    label.push("pinned");
+  }
+  button.setAttribute("aria-label", label.join("; "));
+  button.addEventListener("click", () => openNote(entry.node));
+  return button;
+}
+
+/** The summary under the report, in the words of `mnemo sectors` (numbers unformatted, as there). */
+function renderSectorsSummary(s) {
+  const lines = [
+    [`${s.sectors} ${s.sectors === 1 ? "sector" : "sectors"} · ${s.memories} ${s.memories === 1 ? "memory" : "memories"} · ` +
+      `${s.links} note↔note ${s.links === 1 ? "link" : "links"}`, "sectors-totals"],
+    [`${s.linked}/${s.memories} notes are linked to another note ` +
+      `(${s.memories === 0 ? 0 : Math.floor((s.linked * 100 + Math.floor(s.memories / 2)) / s.memories)}%)`, "sectors-linked"],
+  ];
+  if (s.dangling > 0) {
+    lines.push([`⚑ ${s.dangling} ${s.dangling === 1 ? "link points" : "links point"} at notes that don't exist yet`, "sectors-dangling flag"]);
+  }
+  for (const c of s.collisions) {
+    lines.push([`⚠ title "${c.title}" is shared by ${c.nodes.join(", ")}; links go to ${c.nodes[0]}`, "sectors-collision"]);
+  }
+  $("sectors-summary").replaceChildren(...lines.map(([text, className]) => {
+    const p = document.createElement("p");
+    p.className = className;
+    p.textContent = text;
+    return p;
+  }));
+}
+
+/** Opens a note in the detail view and focuses its title. */
+function openNote(node) {
+  state.sectors.open = node;
+  renderNote();
+  $("sector-note-title").focus();
+}
+
+/** Shows the open note: its text, the notes it links to (and ⚑ missing ones), the notes linking to it. */
+function renderNote() {
+  const note = state.sectors.notes.get(state.sectors.open);
+  const { entry } = note;
+  const view = $("sector-note");
+  view.dataset.node = entry.node;
+  $("sector-note-title").textContent = entry.title || "(untitled note)";
+  const store = storeOf(entry.target);
+  const meta = [
+    `${store?.label ?? entry.target} · entry ${entry.index + 1} (index ${entry.index})`,
+    `sector ${note.sector}${entry.inherited ? " (inherited through links)" : ""}`,
+    entry.node,
+  ];
+  if (entry.pinned) meta.splice(2, 0, "pinned");
+  $("sector-note-meta").textContent = meta.join(" · ");
+  $("sector-note-text").textContent = note.text;
+
+  const out = [...note.out.map(noteLinkItem), ...entry.dangling.map(danglingItem)];
+  $("sector-note-out").replaceChildren(...(out.length ? out : [noLinksItem("This note links to no other note.")]));
+  $("sector-note-out").dataset.count = String(note.out.length);
+  const inc = note.in.map(noteLinkItem);
+  $("sector-note-in").replaceChildren(...(inc.length ? inc : [noLinksItem("No note links here.")]));
+  $("sector-note-in").dataset.count = String(note.in.length);
+
+  $("sectors-list").hidden = true;
+  $("sectors-empty").hidden = true;
+  view.hidden = false;
+}
+
+/** A linked note: its title and sector; moves the detail view to it. */
+function noteLinkItem(other) {
+  const li = document.createElement("li");
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "note-link";
+  button.dataset.node = other.entry.node;
+  button.append(span("note-link-title", other.entry.title), " ", span("note-link-sector", other.sector));
+  button.setAttribute("aria-label", `${other.entry.title} (sector ${other.sector})`);
+  button.addEventListener("click", () => openNote(other.entry.node));
+  li.append(button);
+  return li;
+}
+
+/** A link target no note has: shown with ⚑, nothing to open. */
+function danglingItem(target) {
+  const li = document.createElement("li");
+  li.className = "dangling";
+  li.title = `No note is titled “${target}” yet`;
+  li.append(span("flag", "⚑"), " ", span("note-link-title", target), " ", span("note-link-sector", "(no such note yet)"));
+  return li;
+}
+
+function noLinksItem(text) {
+  const li = document.createElement("li");
+  li.className = "empty";
+  li.textContent = text;
+  return li;
+}
+
+/** Leaves the detail view for the list. */
+function showSectorList() {
+  state.sectors.open = null;
+  $("sector-note").hidden = true;
+  delete $("sector-note").dataset.node;
+  $("sectors-list").hidden = false;
+  $("sectors-empty").hidden = state.sectors.report === null || state.sectors.report.summary.memories !== 0;
+}
+
+/** Back to the list, focusing the note that was open (or the filter when it is not listed). */
+function closeNote() {
+  const node = state.sectors.open;
+  showSectorList();
+  const entry = [...$("sectors-list").querySelectorAll(".sector-entry")].find((b) => b.dataset.node === node);
+  (entry ?? $("sectors-filter")).focus();
+}
+
+async function onSectorFilter() {
+  showSectorList();
+  await busy(refreshSectors);
+}
+
 // ---------------------------------------------------------------- frozen prompt
 
 function showPrompt(prompt) {
@@ -612,6 +973,15 @@ function wireEvents() {
   $("search-form").addEventListener("submit", onSearch);
   $("context-form").addEventListener("submit", onContext);
   submitOnCtrlEnter($("context-message"));
+  $("sectors-filter").addEventListener("change", onSectorFilter);
+  $("sectors-form").addEventListener("submit", (ev) => ev.preventDefault());
+  $("sector-note-back").addEventListener("click", closeNote);
+  $("sector-note").addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      ev.preventDefault();
+      closeNote();
+    }
+  });
 }
 
 async function loadMnemo() {
