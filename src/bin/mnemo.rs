@@ -496,13 +496,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if json {
                 out(&pretty(&report)?)?;
             } else {
-                use std::io::IsTerminal;
-                let color = !no_color
-                    && std::env::var_os("NO_COLOR").is_none()
-                    && io::stdout().is_terminal();
                 out(&mnemo::sectors::render(
                     &report,
-                    mnemo::sectors::Style { width, color },
+                    mnemo::sectors::Style {
+                        width,
+                        color: use_color(no_color),
+                    },
                 ))?;
             }
             Ok(ExitCode::SUCCESS)
@@ -1044,11 +1043,11 @@ fn journey_command(
             if json {
                 out(&pretty(&journey)?)?;
             } else {
-                use std::io::IsTerminal;
-                let color = !no_color
-                    && std::env::var_os("NO_COLOR").is_none()
-                    && io::stdout().is_terminal();
-                out(&mnemo::journey::render(&journey, width, color))?;
+                out(&mnemo::journey::render(
+                    &journey,
+                    width,
+                    use_color(no_color),
+                ))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -1149,4 +1148,10 @@ fn edit_in_editor(text: &str) -> Result<String> {
     };
     let _ = std::fs::remove_dir_all(&dir);
     result
+}
+
+/// ANSI colours: on a terminal, unless `--no-color` or `NO_COLOR`.
+fn use_color(no_color: bool) -> bool {
+    use std::io::IsTerminal;
+    !no_color && std::env::var_os("NO_COLOR").is_none() && io::stdout().is_terminal()
 }

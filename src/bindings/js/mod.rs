@@ -136,14 +136,23 @@ fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
     Ok((storage, config))
 }
 
-/// Runs `f` on the open memory, queued behind earlier calls.
-fn with_memory<F, Fut>(inner: &Shared, f: F) -> Promise
+/// Runs `f` on the open memory, queued behind earlier calls; rejects with
+/// `closed` after `close()`.
+fn with_open<F>(inner: &Shared, f: F) -> Promise
 where
-    F: FnOnce(Shared) -> Fut + 'static,
-    Fut: std::future::Future<Output = Result<JsValue, JsValue>> + 'static,
+    F: AsyncFnOnce(&mut Memory<JsStorage>) -> Result<JsValue, JsValue> + 'static,
 {
     let inner = inner.clone();
-    future_to_promise(async move { f(inner).await })
+    future_to_promise(async move {
+        let mut guard = inner.lock().await;
+        let memory = guard.as_mut().ok_or_else(closed)?;
+        f(memory).await
+    })
+}
+
+/// A core error as the value a promise rejects with.
+fn throw(e: Error) -> JsValue {
+    to_js_error(&e)
 }
 
 fn closed() -> JsValue {
@@ -159,10 +168,8 @@ impl JsMemory {
     #[wasm_bindgen(unchecked_return_type = "Promise<Memory>")]
     pub fn open(#[wasm_bindgen(unchecked_param_type = "MemoryOptions")] opts: JsValue) -> Promise {
         future_to_promise(async move {
-            let (storage, config) = open_storage(&opts).map_err(|e| to_js_error(&e))?;
-            let memory = Memory::open(storage, config)
-                .await
-                .map_err(|e| to_js_error(&e))?;
+            let (storage, config) = open_storage(&opts).map_err(throw)?;
+            let memory = Memory::open(storage, config).await.map_err(throw)?;
             Ok(JsMemory {
                 inner: Rc::new(Mutex::new(Some(memory))),
             }
@@ -183,9 +190,7 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "ToolArgs | unknown")] args: JsValue,
     ) -> Promise {
         let decoded = to_json(&args);
-        with_memory(&self.inner, move |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
+        with_open(&self.inner, async move |memory| {
             let result = match decoded {
                 Ok(args) => memory.tool(&args).await,
                 Err(e) => memory.reject(e),
@@ -197,9 +202,7 @@ impl JsMemory {
     /// The frozen memory block for the system prompt.
     #[wasm_bindgen(js_name = systemPrompt, unchecked_return_type = "Promise<string>")]
     pub fn system_prompt(&self) -> Promise {
-        with_memory(&self.inner, |inner| async move {
-            let guard = inner.lock().await;
-            let memory = guard.as_ref().ok_or_else(closed)?;
+        with_open(&self.inner, async move |memory| {
             Ok(memory.system_prompt().into())
         })
     }
@@ -207,10 +210,8 @@ impl JsMemory {
     /// Re-reads the stores and freezes a new system prompt.
     #[wasm_bindgen(js_name = startSession, unchecked_return_type = "Promise<string>")]
     pub fn start_session(&self) -> Promise {
-        with_memory(&self.inner, |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            let prompt = memory.start_session().await.map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            let prompt = memory.start_session().await.map_err(throw)?;
             Ok(prompt.into())
         })
     }
@@ -218,10 +219,8 @@ impl JsMemory {
     /// Sizes, limits and modes of both stores.
     #[wasm_bindgen(unchecked_return_type = "Promise<Status>")]
     pub fn status(&self) -> Promise {
-        with_memory(&self.inner, |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            memory.refresh().await.map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            memory.refresh().await.map_err(throw)?;
             from_serde(&memory.status())
         })
     }
@@ -229,10 +228,8 @@ impl JsMemory {
     /// Both stores as Markdown: `{"MEMORY.md": string, "USER.md": string}`.
     #[wasm_bindgen(js_name = exportMarkdown, unchecked_return_type = "Promise<MarkdownFiles>")]
     pub fn export_markdown(&self) -> Promise {
-        with_memory(&self.inner, |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            memory.refresh().await.map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            memory.refresh().await.map_err(throw)?;
             from_serde(&memory.export_markdown())
         })
     }
@@ -244,14 +241,9 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "Partial<MarkdownFiles>")] files: JsValue,
     ) -> Promise {
         let decoded = decode_files(&files);
-        with_memory(&self.inner, move |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            let files = decoded.map_err(|e| to_js_error(&e))?;
-            memory
-                .import_markdown(&files)
-                .await
-                .map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            let files = decoded.map_err(throw)?;
+            memory.import_markdown(&files).await.map_err(throw)?;
             from_serde(&memory.status())
         })
     }
@@ -266,10 +258,8 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
     ) -> Promise {
         let decoded = to_string(&query, "query").and_then(|q| Ok((q, search_options(&options)?)));
-        with_memory(&self.inner, move |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            let (query, (target, limit)) = decoded.map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            let (query, (target, limit)) = decoded.map_err(throw)?;
             from_serde(&memory.search(&query, target, limit))
         })
     }
@@ -283,10 +273,8 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
     ) -> Promise {
         let decoded = to_string(&message, "message");
-        with_memory(&self.inner, move |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            let message = decoded.map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            let message = decoded.map_err(throw)?;
             Ok(memory.context(&message).into())
         })
     }
@@ -299,10 +287,8 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "SectorsOptions | undefined")] options: JsValue,
     ) -> Promise {
         let decoded = sectors_options(&options);
-        with_memory(&self.inner, move |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            let options = decoded.map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            let options = decoded.map_err(throw)?;
             from_serde(&memory.sectors(&options))
         })
     }
@@ -312,10 +298,8 @@ impl JsMemory {
     /// blocked}], links}`, oldest first.
     #[wasm_bindgen(unchecked_return_type = "Promise<Journey>")]
     pub fn journey(&self) -> Promise {
-        with_memory(&self.inner, |inner| async move {
-            let mut guard = inner.lock().await;
-            let memory = guard.as_mut().ok_or_else(closed)?;
-            memory.refresh().await.map_err(|e| to_js_error(&e))?;
+        with_open(&self.inner, async move |memory| {
+            memory.refresh().await.map_err(throw)?;
             from_serde(&memory.journey())
         })
     }
@@ -323,7 +307,8 @@ impl JsMemory {
     /// Closes the memory; later calls reject with `closed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
-        with_memory(&self.inner, |inner| async move {
+        let inner = self.inner.clone();
+        future_to_promise(async move {
             inner.lock().await.take();
             Ok(JsValue::UNDEFINED)
         })
@@ -428,7 +413,7 @@ impl NoteIndex {
             .ok_or_else(|| to_js_error(&Error::input("NoteIndex expects an array of strings")))?;
         let mut texts = Vec::with_capacity(array.length() as usize);
         for (i, v) in array.iter().enumerate() {
-            texts.push(to_string(&v, &format!("notes[{i}]")).map_err(|e| to_js_error(&e))?);
+            texts.push(to_string(&v, &format!("notes[{i}]")).map_err(throw)?);
         }
         let analyzer = crate::text::Analyzer::new();
         let index = crate::search::Index::build(&analyzer, &texts);
@@ -487,7 +472,7 @@ fn decode_files(files: &JsValue) -> Result<Files, Error> {
 pub fn scan(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let text = to_string(&text, "text").map_err(|e| to_js_error(&e))?;
+    let text = to_string(&text, "text").map_err(throw)?;
     let mut verdict = crate::scan::scan(&text);
     // Byte offsets become UTF-16 offsets, the unit of JS strings.
     let utf16 = |byte: usize| text.get(..byte).map_or(0, |s| s.encode_utf16().count());
