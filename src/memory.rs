@@ -18,7 +18,7 @@ use crate::graph::Graph;
 use crate::prompt;
 use crate::recall::{SearchHit, View};
 use crate::search::Index;
-use crate::sidecar::{self, Sidecar};
+use crate::sidecar::{self, Cause, History, HistoryItem, Sidecar};
 use crate::storage::{Change, Storage};
 use crate::store::{usage_long, FileState, Store, Target};
 use crate::text::Analyzer;
@@ -270,14 +270,46 @@ impl<S: Storage> Memory<S> {
         }
         let mut state = self.sidecar.clone();
         let mut state_changed = false;
+        let mut superseded = Vec::new();
         for &target in changed {
-            state_changed |= state.reconcile(target, work[target.index()].entries(), now);
+            let i = target.index();
+            let (changed_here, gone) = state.reconcile_detailed(target, work[i].entries(), now);
+            state_changed |= changed_here;
+            for g in gone {
+                let record = self.sidecar.records(target).get(g.old_index);
+                superseded.push(HistoryItem {
+                    time: now,
+                    target: target.name().to_string(),
+                    entry_id: record.map_or_else(String::new, |r| r.id.clone()),
+                    text: self.stores[i]
+                        .entries()
+                        .get(g.old_index)
+                        .cloned()
+                        .unwrap_or_default(),
+                    cause: match (backup_all, g.replaced) {
+                        (true, _) => Cause::Import,
+                        (false, true) => Cause::Replace,
+                        (false, false) => Cause::Remove,
+                    },
+                    confirmed: record.is_some_and(|r| r.confirmed),
+                });
+            }
         }
         let state_bytes = state.to_bytes();
         if state_changed {
             changes.push(Change::Write {
                 name: sidecar::BLOB.to_string(),
                 data: state_bytes.clone(),
+            });
+        }
+        // Nothing is ever silently lost: superseded texts join the history
+        // in the same commit.
+        if !superseded.is_empty() {
+            let mut history = self.read_history().await?;
+            history.items.extend(superseded);
+            changes.push(Change::Write {
+                name: sidecar::HISTORY_BLOB.to_string(),
+                data: history.to_bytes(),
             });
         }
         self.storage.commit(&changes).await?;
@@ -339,6 +371,65 @@ impl<S: Storage> Memory<S> {
             self.sidecar_raw = Some(bytes);
         }
         Ok(())
+    }
+
+    async fn read_history(&self) -> Result<History> {
+        let bytes = self.storage.read(sidecar::HISTORY_BLOB).await?;
+        History::parse(bytes.as_deref()).map_err(|e| {
+            Error::storage(format!(
+                "{} cannot be read ({e}); it holds superseded entries, so mnemo will not \
+                 overwrite it: move it aside or fix it, then retry",
+                sidecar::HISTORY_BLOB
+            ))
+        })
+    }
+
+    /// Every entry text that a replace, remove or import superseded, newest
+    /// first, with its time and cause.
+    pub async fn history(&self) -> Result<Vec<HistoryItem>> {
+        let mut items = self.read_history().await?.items;
+        items.reverse();
+        Ok(items)
+    }
+
+    /// Adds `fact` to `target` as a fact the user confirmed (kept as such
+    /// in the sidecar state and in the history when it is superseded). The
+    /// answer is the memory tool's.
+    pub async fn remember(&mut self, target: Target, fact: &str) -> ToolResult {
+        let args = serde_json::json!({"action": "add", "target": target.name(), "content": fact});
+        let result = self.tool(&args).await;
+        if !result.success {
+            return result;
+        }
+        let Ok(content) = crate::store::clean_content("content", fact) else {
+            return result;
+        };
+        let confirmed = async {
+            self.storage.lock().await?;
+            let done = async {
+                self.refresh_unlocked().await?;
+                let Some(index) = self.stores[target.index()]
+                    .entries()
+                    .iter()
+                    .position(|e| *e == content)
+                else {
+                    return Ok(());
+                };
+                self.sidecar.confirm(target, index);
+                let bytes = self.sidecar.to_bytes();
+                self.storage.write(sidecar::BLOB, &bytes).await?;
+                self.sidecar_raw = Some(bytes);
+                Ok::<(), Error>(())
+            }
+            .await;
+            let unlocked = self.storage.unlock().await;
+            done.and(unlocked)
+        }
+        .await;
+        match confirmed {
+            Ok(()) => result,
+            Err(e) => self.reject(e),
+        }
     }
 
     /// The sidecar state (entry ids and dates), as of the last read or

@@ -32,6 +32,18 @@ pub struct Record {
     pub first_seen: u64,
     /// When its text last changed, ms since the Unix epoch.
     pub last_changed: u64,
+    /// Whether the user confirmed this fact (`remember()`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub confirmed: bool,
+}
+
+/// An old entry that a reconciliation found replaced or removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Superseded {
+    /// Its index among the old entries.
+    pub old_index: usize,
+    /// Whether another entry took its place (an edit) or it is gone.
+    pub replaced: bool,
 }
 
 /// The sidecar state of a memory.
@@ -93,6 +105,17 @@ impl Sidecar {
     /// Brings the records of `target` in line with `entries` at time `now`;
     /// whether anything changed.
     pub fn reconcile(&mut self, target: Target, entries: &[String], now: u64) -> bool {
+        self.reconcile_detailed(target, entries, now).0
+    }
+
+    /// [`Sidecar::reconcile`], also telling which old entries were replaced
+    /// or removed (their records are gone or now describe another text).
+    pub fn reconcile_detailed(
+        &mut self,
+        target: Target,
+        entries: &[String],
+        now: u64,
+    ) -> (bool, Vec<Superseded>) {
         self.version = VERSION;
         let old = std::mem::take(self.records_mut(target));
         let hashes: Vec<String> = entries.iter().map(|e| hash(e)).collect();
@@ -106,17 +129,25 @@ impl Sidecar {
             }
         }
         // Edited entries: leftovers paired in order keep id and first seen.
-        let mut spare = (0..old.len()).filter(|&j| !used[j]);
+        let leftover: Vec<usize> = (0..old.len()).filter(|&j| !used[j]).collect();
+        let mut spare = leftover.iter().copied();
+        let mut superseded = Vec::new();
         for (i, slot) in new.iter_mut().enumerate() {
             if slot.is_some() {
                 continue;
             }
             *slot = Some(match spare.next() {
-                Some(j) => Record {
-                    hash: hashes[i].clone(),
-                    last_changed: now,
-                    ..old[j].clone()
-                },
+                Some(j) => {
+                    superseded.push(Superseded {
+                        old_index: j,
+                        replaced: true,
+                    });
+                    Record {
+                        hash: hashes[i].clone(),
+                        last_changed: now,
+                        ..old[j].clone()
+                    }
+                }
                 None => {
                     self.next_id += 1;
                     Record {
@@ -124,14 +155,88 @@ impl Sidecar {
                         hash: hashes[i].clone(),
                         first_seen: now,
                         last_changed: now,
+                        confirmed: false,
                     }
                 }
             });
         }
+        superseded.extend(spare.map(|j| Superseded {
+            old_index: j,
+            replaced: false,
+        }));
         let new: Vec<Record> = new.into_iter().flatten().collect();
         let changed = new != old;
         *self.records_mut(target) = new;
-        changed
+        (changed, superseded)
+    }
+
+    /// Marks entry `index` of `target` as confirmed by the user.
+    pub fn confirm(&mut self, target: Target, index: usize) {
+        if let Some(r) = self.records_mut(target).get_mut(index) {
+            r.confirmed = true;
+        }
+    }
+}
+
+/// Name of the history blob: every superseded entry text.
+pub const HISTORY_BLOB: &str = "mnemo-history.json";
+
+/// What replaced or removed an entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Cause {
+    /// A `replace` (tool call or journey edit) put another text in its place.
+    Replace,
+    /// A `remove` (tool call or journey delete) took it out.
+    Remove,
+    /// An import replaced the whole store.
+    Import,
+}
+
+/// One superseded entry text.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryItem {
+    /// When it was superseded, ms since the Unix epoch.
+    pub time: u64,
+    /// `memory` or `user`.
+    pub target: String,
+    /// The entry's stable id.
+    pub entry_id: String,
+    /// The text as it was.
+    pub text: String,
+    /// What superseded it.
+    pub cause: Cause,
+    /// Whether the user had confirmed it.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub confirmed: bool,
+}
+
+/// Every superseded entry text, oldest first. Nothing in it is ever
+/// dropped by mnemo.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct History {
+    /// Format version.
+    pub version: u32,
+    /// The items, oldest first.
+    pub items: Vec<HistoryItem>,
+}
+
+impl History {
+    /// Reads the blob; absent means empty. An unreadable blob is an error:
+    /// it holds text a user wrote, so mnemo will not overwrite it.
+    pub fn parse(bytes: Option<&[u8]>) -> Result<History, String> {
+        match bytes {
+            None => Ok(History {
+                version: VERSION,
+                items: Vec::new(),
+            }),
+            Some(b) => serde_json::from_slice(b).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// The blob's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
     }
 }
 
@@ -162,7 +267,14 @@ mod tests {
     fn an_edited_entry_keeps_its_id_and_first_seen() {
         let mut s = Sidecar::parse(None);
         s.reconcile(Target::User, &e(&["x", "y"]), 5);
-        s.reconcile(Target::User, &e(&["x", "y changed", "z"]), 9);
+        let (_, gone) = s.reconcile_detailed(Target::User, &e(&["x", "y changed", "z"]), 9);
+        assert_eq!(
+            gone,
+            [Superseded {
+                old_index: 1,
+                replaced: true
+            }]
+        );
         assert_eq!(s.user[1].id, "e2");
         assert_eq!((s.user[1].first_seen, s.user[1].last_changed), (5, 9));
         assert_eq!(s.user[2].id, "e3");
@@ -176,5 +288,7 @@ mod tests {
         assert_eq!(Sidecar::parse(Some(&s.to_bytes())), s);
         assert_eq!(Sidecar::parse(Some(b"{not json")).memory.len(), 0);
         assert_eq!(hash(""), "cbf29ce484222325");
+        assert!(History::parse(Some(b"{broken")).is_err());
+        assert!(History::parse(None).unwrap().items.is_empty());
     }
 }

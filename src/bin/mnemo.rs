@@ -254,6 +254,35 @@ Examples:
         no_color: bool,
     },
 
+    /// Show the entries that writes replaced or removed
+    #[command(long_about = "\
+Show every entry text that a replace, a remove, a journey edit or an import
+superseded, newest first, with when and why (mnemo-history.json beside the
+stores; nothing in it is ever dropped). Facts the user confirmed with
+`mnemo remember` are marked ✔.")]
+    History {
+        /// Print the items as JSON
+        #[arg(long)]
+        json: bool,
+        /// At most this many items
+        #[arg(short = 'n', long)]
+        limit: Option<usize>,
+    },
+
+    /// Add a fact the user confirmed
+    #[command(long_about = "\
+Add FACT to a store (default: the user profile) as a fact the user confirmed:
+it is checked like any write, and marked as confirmed in the sidecar state and
+in the history if it is ever superseded.")]
+    Remember {
+        /// Which store (default: user)
+        #[arg(short, long, value_enum, default_value_t = TargetArg::User)]
+        target: TargetArg,
+        /// The fact; `-` reads it from standard input
+        #[arg(value_name = "FACT")]
+        fact: String,
+    },
+
     /// Screen a file (or stdin) with the security scanner
     #[command(
         long_about = "\
@@ -468,6 +497,50 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Scan { file, store, json } => scan_command(&file, store, json),
+        Command::History { json, limit } => {
+            let (memory, _) = open(&paths)?;
+            let mut items = pollster::block_on(memory.history())?;
+            if let Some(n) = limit {
+                items.truncate(n);
+            }
+            if json {
+                out(&pretty(&items)?)?;
+            } else if items.is_empty() {
+                let _ = writeln!(io::stderr(), "(no entry has been replaced or removed yet)");
+            } else {
+                let mut text = String::new();
+                for i in &items {
+                    let stamp = mnemo::memory::utc_stamp(i.time);
+                    let cause = serde_json::to_value(i.cause)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_string))
+                        .unwrap_or_default();
+                    text.push_str(&format!(
+                        "{}-{}-{} {}:{}  {:<7} {} {}{}\n",
+                        &stamp[0..4],
+                        &stamp[4..6],
+                        &stamp[6..8],
+                        &stamp[9..11],
+                        &stamp[11..13],
+                        cause,
+                        i.target,
+                        i.entry_id,
+                        if i.confirmed { " ✔" } else { "" }
+                    ));
+                    for line in i.text.lines() {
+                        text.push_str(&format!("    {line}\n"));
+                    }
+                }
+                out(&text)?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Remember { target, fact } => {
+            let fact = arg_or_stdin(fact)?;
+            let (mut memory, _) = open(&paths)?;
+            let result = pollster::block_on(memory.remember(target.target(), &fact));
+            report_tool_result(&result)
+        }
         Command::Journey {
             action,
             json,
@@ -703,6 +776,13 @@ fn arg_or_stdin(arg: String) -> Result<String> {
 fn write(paths: &Paths, args: Value) -> Result<ExitCode> {
     let (mut memory, _) = open(paths)?;
     let result = pollster::block_on(memory.tool(&args));
+    report_tool_result(&result)
+}
+
+/// Prints a write's result for a person: the message and usage, or the
+/// error with the current entries when the store is full.
+fn report_tool_result(result: &mnemo::ToolResult) -> Result<ExitCode> {
+    let result = result.clone();
     if result.success {
         let mut text = result.message.unwrap_or_default();
         if let (Some(target), Some(usage), Some(n)) =

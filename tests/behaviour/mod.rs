@@ -52,6 +52,7 @@ macro_rules! behaviour_suite {
             scanner_corpus_blocks_every_attack_and_passes_every_lookalike
             sectors_follow_tags_links_and_the_rules
             journey_dates_survive_other_entries_and_edits
+            history_keeps_every_superseded_text
         );
     };
     ($($name:ident)*) => {$(
@@ -1477,4 +1478,76 @@ pub async fn journey_dates_survive_other_entries_and_edits() {
     assert_eq!(e.kind(), ErrorKind::NoMatch);
     m.edit_entry(mnemo::Target::Memory, 0, None).await.unwrap();
     assert_eq!(text(&s, "MEMORY.md").unwrap(), "# C\nthird, revised");
+}
+
+pub async fn history_keeps_every_superseded_text() {
+    let now = std::rc::Rc::new(std::cell::Cell::new(1_000u64));
+    let clock = now.clone();
+    let s = MemoryStorage::with_clock(move || clock.get());
+    let mut m = open(&s, Config::default()).await;
+    assert!(m.history().await.unwrap().is_empty());
+    let r = m.remember(mnemo::Target::User, "Timezone: UTC+1").await;
+    assert_ok(&r);
+    assert!(m.sidecar().user[0].confirmed);
+    assert_ok(&m.tool(&add("memory", "Deploys run on Fridays")).await);
+    now.set(2_000);
+    assert_ok(&m.tool(&json!({"action": "replace", "target": "user", "old_text": "UTC+1", "content": "Timezone: UTC+2 (moved to Helsinki)"})).await);
+    now.set(3_000);
+    assert_ok(
+        &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "Fridays"}))
+            .await,
+    );
+    now.set(4_000);
+    let mut files = mnemo::Files::new();
+    files.insert("USER.md".into(), "Name: Ada".into());
+    m.import_markdown(&files).await.unwrap();
+    let h = m.history().await.unwrap();
+    let seen: Vec<(u64, &str, &str, mnemo::sidecar::Cause, bool)> = h
+        .iter()
+        .map(|i| {
+            (
+                i.time,
+                i.target.as_str(),
+                i.text.as_str(),
+                i.cause,
+                i.confirmed,
+            )
+        })
+        .collect();
+    use mnemo::sidecar::Cause::*;
+    assert_eq!(
+        seen,
+        [
+            (
+                4_000,
+                "user",
+                "Timezone: UTC+2 (moved to Helsinki)",
+                Import,
+                true
+            ),
+            (3_000, "memory", "Deploys run on Fridays", Remove, false),
+            (2_000, "user", "Timezone: UTC+1", Replace, true),
+        ]
+    );
+    assert_eq!(
+        h[2].entry_id, h[0].entry_id,
+        "the replaced fact keeps its id"
+    );
+    // A failed write adds nothing to the history.
+    m.end_turn();
+    assert_code(
+        &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "nothing"}))
+            .await,
+        "no-match",
+    );
+    assert_eq!(m.history().await.unwrap().len(), 3);
+    // An unreadable history file is never overwritten.
+    s.put(mnemo::sidecar::HISTORY_BLOB, "{broken");
+    assert_ok(&m.tool(&add("memory", "one more")).await);
+    let r = m
+        .tool(&json!({"action": "remove", "target": "memory", "old_text": "one more"}))
+        .await;
+    assert_code(&r, "storage");
+    assert_eq!(s.snapshot()[mnemo::sidecar::HISTORY_BLOB], b"{broken");
+    assert!(text(&s, "MEMORY.md").unwrap().contains("one more"));
 }

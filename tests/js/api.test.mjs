@@ -377,3 +377,18 @@ test("journey() lists every entry with its dates and links", async () => {
   assert.deepEqual(j.nodes[0].in, ["memory:user:0"]);
   assert.ok(j.nodes[0].first_seen > 1.7e12 && j.nodes[0].last_changed >= j.nodes[0].first_seen);
 });
+
+test("remember() marks confirmed facts; history() keeps superseded text", async () => {
+  const m = await Memory.open({});
+  assert.equal((await m.remember("Timezone: UTC+1")).success, true);
+  await m.tool({ action: "replace", target: "user", old_text: "UTC+1", content: "Timezone: UTC+2" });
+  const h = await m.history();
+  assert.equal(h.length, 1);
+  assert.equal(h[0].text, "Timezone: UTC+1");
+  assert.equal(h[0].cause, "replace");
+  assert.equal(h[0].confirmed, true);
+  assert.equal(h[0].target, "user");
+  const r = await m.remember("Uses Neovim", { target: "memory" });
+  assert.equal(r.target, "memory");
+  assert.equal((await m.remember("bad \ud800")).code, "invalid-text");
+});

@@ -304,6 +304,36 @@ impl JsMemory {
         })
     }
 
+    /// Every entry text a replace, remove or import superseded, newest
+    /// first: `[{time, target, entry_id, text, cause, confirmed?}]`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<HistoryItem[]>")]
+    pub fn history(&self) -> Promise {
+        with_open(&self.inner, async move |memory| {
+            from_serde(&memory.history().await.map_err(throw)?)
+        })
+    }
+
+    /// Adds a fact the user confirmed (default target `user`); answers like
+    /// the memory tool.
+    #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
+    pub fn remember(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] fact: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{target?: Target} | undefined")] options: JsValue,
+    ) -> Promise {
+        let decoded = to_string(&fact, "fact").and_then(|f| {
+            let (target, _) = search_options(&options)?;
+            Ok((f, target.unwrap_or(Target::User)))
+        });
+        with_open(&self.inner, async move |memory| {
+            let result = match decoded {
+                Ok((fact, target)) => memory.remember(target, &fact).await,
+                Err(e) => memory.reject(e),
+            };
+            from_serde(&result)
+        })
+    }
+
     /// Closes the memory; later calls reject with `closed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {

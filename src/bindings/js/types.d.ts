@@ -270,3 +270,15 @@ export interface Journey {
   nodes: JourneyNode[];
   links: number;
 }
+
+/** An entry text that a write superseded. */
+export interface HistoryItem {
+  /** ms since the Unix epoch. */
+  time: number;
+  target: Target;
+  entry_id: string;
+  text: string;
+  cause: "replace" | "remove" | "import";
+  /** The user had confirmed it (`remember()`). */
+  confirmed?: boolean;
+}
