@@ -41,6 +41,8 @@ pub mod recall;
 pub mod scan;
 pub mod search;
 pub mod sectors;
+#[cfg(all(feature = "sqlite", not(target_arch = "wasm32")))]
+pub mod sessions;
 pub mod sidecar;
 pub mod storage;
 pub mod store;

@@ -283,6 +283,10 @@ in the history if it is ever superseded.")]
         fact: String,
     },
 
+    /// Search and browse past conversations (state.db beside the stores)
+    #[command(subcommand)]
+    Sessions(SessionsCommand),
+
     /// Screen a file (or stdin) with the security scanner
     #[command(
         long_about = "\
@@ -374,6 +378,82 @@ Example:
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
+}
+
+#[derive(Debug, Subcommand)]
+enum SessionsCommand {
+    /// Recent sessions, most recent first
+    List {
+        /// Sessions to skip
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// At most this many
+        #[arg(short = 'n', long, default_value_t = 20)]
+        limit: usize,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Messages matching QUERY, best first (stemmed, with a recency boost)
+    Search {
+        /// What to look for
+        query: String,
+        /// Only this session
+        #[arg(long)]
+        session: Option<String>,
+        /// Only this role (user, assistant)
+        #[arg(long)]
+        role: Option<String>,
+        /// Only this source or agent
+        #[arg(long)]
+        source: Option<String>,
+        /// At most this many
+        #[arg(short = 'n', long, default_value_t = 10)]
+        limit: usize,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// The messages of a session (around one message with --around)
+    Show {
+        /// The session id
+        session: String,
+        /// A message's seq to read around
+        #[arg(long)]
+        around: Option<i64>,
+        /// Messages before --around
+        #[arg(long, default_value_t = 5)]
+        before: i64,
+        /// Messages after --around (or from the start)
+        #[arg(long, default_value_t = 50)]
+        after: i64,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Record a transcript: JSON Lines of {session, role, text, time?, source?}
+    Import {
+        /// The transcript file; `-` reads standard input
+        file: String,
+    },
+    /// Delete one session and everything in it
+    Delete {
+        /// The session id
+        session: String,
+    },
+    /// Delete every session (asks unless -y)
+    Purge {
+        /// Do not ask
+        #[arg(short = 'y', long)]
+        yes: bool,
+    },
+    /// Run a raw session_search tool call (JSON) and print the answer
+    Tool {
+        /// The arguments as JSON; `-` reads standard input
+        json: String,
+    },
+    /// Print the session_search tool's definition
+    Schema,
 }
 
 #[derive(Debug, Subcommand)]
@@ -497,6 +577,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Scan { file, store, json } => scan_command(&file, store, json),
+        Command::Sessions(command) => sessions_command(&paths, command),
         Command::History { json, limit } => {
             let (memory, _) = open(&paths)?;
             let mut items = pollster::block_on(memory.history())?;
@@ -1234,4 +1315,203 @@ fn edit_in_editor(text: &str) -> Result<String> {
 fn use_color(no_color: bool) -> bool {
     use std::io::IsTerminal;
     !no_color && std::env::var_os("NO_COLOR").is_none() && io::stdout().is_terminal()
+}
+
+fn sessions_db(paths: &Paths) -> Result<mnemo::sessions::Sessions> {
+    let (memory, _) = open(paths)?;
+    mnemo::sessions::Sessions::open(&memory.storage().dir().join("state.db"))
+}
+
+fn when(ms: i64) -> String {
+    let s = mnemo::memory::utc_stamp(ms.max(0) as u64);
+    format!(
+        "{}-{}-{} {}:{}",
+        &s[0..4],
+        &s[4..6],
+        &s[6..8],
+        &s[9..11],
+        &s[11..13]
+    )
+}
+
+/// `mnemo sessions …`.
+fn sessions_command(paths: &Paths, command: SessionsCommand) -> Result<ExitCode> {
+    let mut db = sessions_db(paths)?;
+    match command {
+        SessionsCommand::List {
+            offset,
+            limit,
+            json,
+        } => {
+            let sessions = db.browse(offset, limit)?;
+            if json {
+                out(&pretty(&sessions)?)?;
+            } else {
+                let mut text = String::new();
+                for s in &sessions {
+                    text.push_str(&format!(
+                        "{}  {:<20} {:>4} msgs  {:<10} {}\n",
+                        when(s.ended),
+                        s.id,
+                        s.messages,
+                        s.source,
+                        s.title
+                    ));
+                }
+                if sessions.is_empty() {
+                    let _ = writeln!(io::stderr(), "(no sessions recorded)");
+                }
+                out(&text)?;
+            }
+        }
+        SessionsCommand::Search {
+            query,
+            session,
+            role,
+            source,
+            limit,
+            json,
+        } => {
+            let filter = mnemo::sessions::Filter {
+                session,
+                role,
+                source,
+                ..Default::default()
+            };
+            let hits = db.search(&query, &filter, limit)?;
+            if json {
+                out(&pretty(&hits)?)?;
+            } else {
+                let mut text = String::new();
+                for h in &hits {
+                    text.push_str(&format!(
+                        "{}  {} #{} {} ({:.2})\n  {}\n",
+                        when(h.time),
+                        h.session,
+                        h.seq,
+                        h.role,
+                        h.score,
+                        h.snippet
+                    ));
+                }
+                out(&text)?;
+            }
+        }
+        SessionsCommand::Show {
+            session,
+            around,
+            before,
+            after,
+            json,
+        } => {
+            if db.session(&session)?.is_none() {
+                return Err(Error::new(
+                    ErrorKind::NoMatch,
+                    format!("no session {session:?}"),
+                ));
+            }
+            let messages = match around {
+                Some(seq) => db.scroll(&session, seq, before, after)?,
+                None => db.scroll(&session, 1, 0, after)?,
+            };
+            if json {
+                out(&pretty(&messages)?)?;
+            } else {
+                let mut text = String::new();
+                for m in &messages {
+                    text.push_str(&format!("#{} {} {}\n", m.seq, m.role, when(m.time)));
+                    for line in m.text.lines() {
+                        text.push_str(&format!("  {line}\n"));
+                    }
+                }
+                out(&text)?;
+            }
+        }
+        SessionsCommand::Import { file } => {
+            let text = arg_or_stdin_file(&file)?;
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as i64)
+                .unwrap_or(0);
+            let mut n = 0;
+            for (i, line) in text
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim().is_empty())
+            {
+                let v: Value = serde_json::from_str(line).map_err(|e| {
+                    Error::new(
+                        ErrorKind::InvalidInput,
+                        format!("line {}: not JSON ({e})", i + 1),
+                    )
+                })?;
+                let field = |k: &str| v.get(k).and_then(Value::as_str);
+                let (Some(session), Some(role), Some(msg)) =
+                    (field("session"), field("role"), field("text"))
+                else {
+                    return Err(Error::new(
+                        ErrorKind::InvalidInput,
+                        format!(
+                            "line {}: expected {{session, role, text, time?, source?}}",
+                            i + 1
+                        ),
+                    ));
+                };
+                let time = v.get("time").and_then(Value::as_i64).unwrap_or(now);
+                db.append(
+                    session,
+                    field("source").unwrap_or("import"),
+                    role,
+                    msg,
+                    time,
+                )?;
+                n += 1;
+            }
+            out(&format!("recorded {n} messages\n"))?;
+        }
+        SessionsCommand::Delete { session } => {
+            if !db.delete_session(&session)? {
+                return Err(Error::new(
+                    ErrorKind::NoMatch,
+                    format!("no session {session:?}"),
+                ));
+            }
+            out(&format!("deleted session {session}\n"))?;
+        }
+        SessionsCommand::Purge { yes } => {
+            if !yes {
+                let _ = write!(io::stderr(), "Delete every recorded session? [y/N] ");
+                let mut answer = String::new();
+                let _ = io::stdin().read_line(&mut answer);
+                if !matches!(answer.trim().to_lowercase().as_str(), "y" | "yes") {
+                    let _ = writeln!(io::stderr(), "cancelled; nothing deleted");
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
+            let n = db.purge()?;
+            out(&format!("deleted {n} sessions\n"))?;
+        }
+        SessionsCommand::Tool { json } => {
+            let text = arg_or_stdin(json)?;
+            let args: Value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+            let answer = db.tool(&args);
+            out(&pretty(&answer)?)?;
+            return Ok(if answer.success {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            });
+        }
+        SessionsCommand::Schema => out(&pretty(&mnemo::sessions::tool_schema())?)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A file's text, or standard input for `-`.
+fn arg_or_stdin_file(file: &str) -> Result<String> {
+    if file == "-" {
+        return arg_or_stdin("-".to_string());
+    }
+    std::fs::read_to_string(file)
+        .map_err(|e| Error::new(ErrorKind::Storage, format!("could not read {file}: {e}")))
 }
