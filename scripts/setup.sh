@@ -15,9 +15,17 @@ browser=1
 say() { printf '\033[1msetup:\033[0m %s\n' "$*"; }
 export PATH="$HOME/.cargo/bin:$PATH"
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
+for target in wasm32-unknown-unknown wasm32-wasip2; do
+  if ! rustup target list --installed | grep -qx "$target"; then
+    say "adding the $target target"
+    rustup target add "$target"
+  fi
+done
+
+# PyPI wasmtime runs the WIT component in the tests (2 s to install).
+if ! python3 -c 'import wasmtime.component' 2>/dev/null; then
+  say "installing the wasmtime Python package"
+  python3 -m pip install --quiet --disable-pip-version-check wasmtime==50.0.1
 fi
 
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then

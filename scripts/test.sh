@@ -15,9 +15,10 @@ wasm=(--target wasm32-unknown-unknown --no-default-features --features js)
 step "format"
 cargo fmt --check
 
-step "clippy (host, wasm32)"
+step "clippy (host, wasm32, component)"
 cargo clippy --all-targets --quiet -- -D warnings
 cargo clippy "${wasm[@]}" --all-targets --quiet -- -D warnings
+cargo clippy --target wasm32-wasip2 --no-default-features --features component --quiet -- -D warnings
 
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
@@ -39,6 +40,10 @@ wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
   --no-default-features --test wasm_browser
 wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
   --no-default-features --test wasm_worker
+
+step "WIT component under wasmtime"
+cargo build --target wasm32-wasip2 --release --no-default-features --features component --quiet
+python3 -m unittest discover -s tests/component
 
 step "demo page in Chromium"
 rm -rf www/pkg && cp -r pkg/web www/pkg

@@ -196,4 +196,20 @@ mod drift {
         let codes: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
         assert_eq!(listed, codes);
     }
+
+    /// The WIT `error-code` enum lists exactly the core's codes.
+    #[test]
+    fn wit_error_codes_match_the_core() {
+        let wit = include_str!("../wit/mnemo.wit");
+        let start = wit.find("enum error-code {").expect("error-code enum");
+        let body = &wit[start + "enum error-code {".len()..];
+        let body = &body[..body.find('}').expect("end of enum")];
+        let listed: Vec<&str> = body
+            .split(',')
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .collect();
+        let codes: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(listed, codes);
+    }
 }

@@ -49,7 +49,7 @@ pub mod store;
 pub mod text;
 pub mod tool;
 
-#[cfg(all(feature = "js", target_arch = "wasm32"))]
+#[cfg(all(any(feature = "js", feature = "component"), target_arch = "wasm32"))]
 mod bindings;
 
 pub use config::Config;

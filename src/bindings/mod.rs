@@ -3,3 +3,6 @@
 
 #[cfg(all(feature = "js", target_arch = "wasm32"))]
 pub mod js;
+
+#[cfg(all(feature = "component", target_arch = "wasm32"))]
+pub mod wit;
