@@ -42,7 +42,7 @@ wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
   --no-default-features --test wasm_worker
 
 step "WIT component under wasmtime"
-cargo build --target wasm32-wasip2 --release --no-default-features --features component --quiet
+CARGO_PROFILE_RELEASE_STRIP=true cargo build --target wasm32-wasip2 --release --no-default-features --features component --quiet
 python3 -m unittest discover -s tests/component
 
 step "demo page in Chromium"
