@@ -41,9 +41,10 @@ wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
 wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
   --no-default-features --test wasm_worker
 
-step "WIT component under wasmtime"
-CARGO_PROFILE_RELEASE_STRIP=true cargo build --target wasm32-wasip2 --release --no-default-features --features component --quiet
+step "WIT components: wasip2 under wasmtime, WASI-free under jco"
+scripts/build-component.sh
 python3 -m unittest discover -s tests/component
+node --test tests/component/
 
 step "demo page in Chromium"
 rm -rf www/pkg && cp -r pkg/web www/pkg

@@ -1,7 +1,7 @@
 """mnemo as a WIT component under wasmtime (PyPI `wasmtime`), with the
 host's storage in a Python dict: what an edge or component host sees.
 
-Build first: cargo build --target wasm32-wasip2 --release --no-default-features --features component
+Build first: scripts/build-component.sh
 Run: python3 -m unittest discover -s tests/component
 """
 
@@ -14,7 +14,7 @@ import wasmtime
 import wasmtime.component as wc
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
-COMPONENT = os.path.join(ROOT, "target", "wasm32-wasip2", "release", "mnemo.wasm")
+COMPONENT = os.path.join(ROOT, "target", "component", "mnemo.wasip2.wasm")
 API = "mnemo:memory/api@0.1.0"
 HOST = "mnemo:memory/host-storage@0.1.0"
 
@@ -25,7 +25,7 @@ class Host:
 
     def __init__(self, blobs):
         if not os.path.exists(COMPONENT):
-            raise RuntimeError(f"{COMPONENT} is missing: build the component first")
+            raise RuntimeError(f"{COMPONENT} is missing: run scripts/build-component.sh first")
         self.blobs = blobs
         engine = wasmtime.Engine()
         self.store = wasmtime.Store(engine)
