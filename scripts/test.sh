@@ -35,6 +35,9 @@ scripts/build-js.sh
 node --test tests/js/
 node examples/quickstart.mjs >/dev/null
 
+step "Cloudflare example under workerd"
+node --test tests/edge/
+
 step "behaviour suite in wasm: browser page, dedicated worker"
 wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
   --no-default-features --test wasm_browser

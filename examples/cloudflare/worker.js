@@ -1,0 +1,88 @@
+// mnemo on Cloudflare Workers: one Durable Object per memory workspace,
+// shared by every agent that names it; its transactional storage keeps the
+// stores. The Worker answers a small JSON API:
+//
+//   POST /w/<workspace>/tool     body: the memory tool's arguments → ToolResult
+//   GET  /w/<workspace>/prompt   → {prompt}   (the frozen system-prompt block)
+//   POST /w/<workspace>/session  → {prompt}   (start a new session)
+//   POST /w/<workspace>/context  body: {message} → {context}
+//   POST /w/<workspace>/search   body: {query, target?, limit?} → [hits]
+//   GET  /w/<workspace>/status   → Status
+//   GET  /w/<workspace>/export   → {"MEMORY.md", "USER.md"}
+//
+// Errors: 400 with {error, code} for a bad request, 404 for an unknown route.
+import { initSync, Memory } from "./mnemo.js";
+import wasm from "./mnemo_bg.wasm";
+
+initSync({ module: wasm });
+
+const json = (value, status = 200) =>
+  new Response(JSON.stringify(value), { status, headers: { "content-type": "application/json" } });
+
+export class Workspace {
+  constructor(ctx) {
+    this.ctx = ctx;
+    this.memory = null;
+  }
+
+  /** The workspace's memory, over the Durable Object's storage. */
+  async open() {
+    if (!this.memory) {
+      const storage = this.ctx.storage;
+      this.memory = await Memory.open({
+        storage: {
+          read: async (name) => (await storage.get(name)) ?? null,
+          write: (name, data) => storage.put(name, data),
+          list: async () => [...(await storage.list()).keys()],
+          delete: async (name) => void (await storage.delete(name)),
+        },
+      });
+    }
+    return this.memory;
+  }
+
+  async fetch(request) {
+    const op = new URL(request.url).pathname.split("/").pop();
+    let body;
+    if (request.method === "POST") {
+      try {
+        body = await request.json();
+      } catch {
+        return json({ error: "the body is not JSON", code: "invalid-input" }, 400);
+      }
+    }
+    const memory = await this.open();
+    try {
+      switch (`${request.method} ${op}`) {
+        case "POST tool":
+          return json(await memory.tool(body));
+        case "GET prompt":
+          return json({ prompt: await memory.systemPrompt() });
+        case "POST session":
+          return json({ prompt: await memory.startSession() });
+        case "POST context":
+          return json({ context: await memory.context(String(body?.message ?? "")) });
+        case "POST search":
+          return json(await memory.search(String(body?.query ?? ""), { target: body?.target, limit: body?.limit }));
+        case "GET status":
+          return json(await memory.status());
+        case "GET export":
+          return json(await memory.exportMarkdown());
+        default:
+          return json({ error: `no route ${request.method} ${op}`, code: "invalid-input" }, 404);
+      }
+    } catch (e) {
+      // A MnemoError (bad options, storage failure): its code and message.
+      return json({ error: e.message, code: e.code ?? "internal" }, e.code === "storage" ? 500 : 400);
+    }
+  }
+}
+
+export default {
+  async fetch(request, env) {
+    const match = new URL(request.url).pathname.match(/^\/w\/([A-Za-z0-9_.-]{1,64})\/[a-z]+$/);
+    if (!match) return json({ error: "expected /w/<workspace>/<operation>", code: "invalid-input" }, 404);
+    const stub = env.WORKSPACE.get(env.WORKSPACE.idFromName(match[1]));
+    return stub.fetch(request);
+  },
+};
