@@ -50,6 +50,8 @@ cat > pkg/package.json <<JSON
   "engines": { "node": ">=20.19" }
 }
 JSON
+# The web and bundler builds are ES modules, the node build CommonJS.
+for out in web bundler; do echo '{"type": "module"}' > "pkg/$out/package.json"; done
 cp README.md pkg/README.md
 # Lets the examples and tests import the package by name, as users do.
 mkdir -p node_modules && ln -sfn ../pkg node_modules/mnemo

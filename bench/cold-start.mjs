@@ -1,0 +1,61 @@
+// Cold start per host: instantiate + open a memory holding 400 notes
+// (over its verbatim budget, so context() searches) + the first context().
+// Medians of 9. Run: scripts/build-js.sh && scripts/build-component.sh &&
+// node bench/cold-start.mjs (the wasmtime figure: python3 bench/cold_start_wasmtime.py)
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const notes = Array.from({ length: 400 }, (_, i) => `# Note ${i}\nstaging server ${i} listens on port ${2000 + i}`).join("\n§\n");
+const message = "which port does staging server 7 use?";
+const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+const rows = [];
+
+// The npm package under Node: a fresh process per sample would include
+// Node's own start; instead each sample compiles and instantiates the
+// module anew (what a cold worker isolate does).
+{
+  const wasm = await readFile(join(root, "pkg", "web", "mnemo_bg.wasm"));
+  const times = [];
+  for (let i = 0; i < 9; i++) {
+    const mod = await import(`${join(root, "pkg", "web", "mnemo.js")}?v=${i}`);
+    const t0 = performance.now();
+    mod.initSync({ module: new WebAssembly.Module(wasm) });
+    const m = await mod.Memory.open({});
+    await m.importMarkdown({ "MEMORY.md": notes });
+    await m.context(message);
+    times.push(performance.now() - t0);
+  }
+  rows.push(["npm package (wasm-bindgen web build) under Node 20", median(times)]);
+}
+
+// The WASI-free component through jco.
+if (existsSync(join(root, "target", "component", "js", "mnemo.js"))) {
+  const times = [];
+  for (let i = 0; i < 9; i++) {
+    const blobs = new Map([["MEMORY.md", new TextEncoder().encode(notes)]]);
+    const { instantiate } = await import(`${join(root, "target", "component", "js", "mnemo.js")}?v=${i}`);
+    const t0 = performance.now();
+    const exports = await instantiate((p) => readFile(join(root, "target", "component", "js", p)).then(WebAssembly.compile), {
+      "mnemo:memory/host-storage": {
+        read: (n) => blobs.get(n),
+        write: (n, d) => void blobs.set(n, Uint8Array.from(d)),
+        delete: (n) => void blobs.delete(n),
+        names: () => [...blobs.keys()],
+        now: () => BigInt(Date.now()),
+      },
+      "mnemo:memory/types": {},
+    });
+    const m = exports.api.Memory.open(undefined);
+    m.context(message);
+    times.push(performance.now() - t0);
+  }
+  rows.push(["WASI-free component through jco under Node 20", median(times)]);
+}
+
+console.log("| host | instantiate + open + first context(), median of 9 |");
+console.log("|---|---:|");
+for (const [name, ms] of rows) console.log(`| ${name} | ${ms.toFixed(1)} ms |`);
