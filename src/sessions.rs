@@ -542,16 +542,7 @@ impl Sessions {
             )
             .map_err(db)?;
         let rows = stmt
-            .query_map(params![limit as i64, offset as i64], |r| {
-                Ok(SessionInfo {
-                    id: r.get(0)?,
-                    title: r.get(1)?,
-                    source: r.get(2)?,
-                    started: r.get(3)?,
-                    ended: r.get(4)?,
-                    messages: r.get(5)?,
-                })
-            })
+            .query_map(params![limit as i64, offset as i64], session_row)
             .map_err(db)?
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(db)?;
@@ -572,16 +563,7 @@ impl Sessions {
             .query_row(
                 "SELECT id, title, source, started, ended, messages FROM sessions WHERE id = ?1",
                 [id],
-                |r| {
-                    Ok(SessionInfo {
-                        id: r.get(0)?,
-                        title: r.get(1)?,
-                        source: r.get(2)?,
-                        started: r.get(3)?,
-                        ended: r.get(4)?,
-                        messages: r.get(5)?,
-                    })
-                },
+                session_row,
             )
             .optional()
             .map_err(db)
@@ -834,6 +816,18 @@ pub fn tool_schema() -> serde_json::Value {
             },
             "additionalProperties": false
         }
+    })
+}
+
+/// A `sessions` row (`id, title, source, started, ended, messages`).
+fn session_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionInfo> {
+    Ok(SessionInfo {
+        id: r.get(0)?,
+        title: r.get(1)?,
+        source: r.get(2)?,
+        started: r.get(3)?,
+        ended: r.get(4)?,
+        messages: r.get(5)?,
     })
 }
 

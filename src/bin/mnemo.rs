@@ -1189,6 +1189,18 @@ fn node_arg(node: &str) -> Result<(Target, usize)> {
     })
 }
 
+/// The store, index and text of the entry a node id names.
+fn node_entry(memory: &Memory<DirStorage>, node: &str) -> Result<(Target, usize, String)> {
+    let (target, index) = node_arg(node)?;
+    let entry = memory
+        .store(target)
+        .entries()
+        .get(index)
+        .cloned()
+        .ok_or_else(|| Error::new(ErrorKind::NoMatch, format!("no node {node}")))?;
+    Ok((target, index, entry))
+}
+
 /// `mnemo journey`: the timeline, and deleting or editing its nodes.
 fn journey_command(
     paths: &Paths,
@@ -1221,13 +1233,7 @@ fn journey_command(
             Ok(ExitCode::SUCCESS)
         }
         Some(JourneyAction::Delete { node, yes }) => {
-            let (target, index) = node_arg(&node)?;
-            let entry = memory
-                .store(target)
-                .entries()
-                .get(index)
-                .cloned()
-                .ok_or_else(|| Error::new(ErrorKind::NoMatch, format!("no node {node}")))?;
+            let (target, index, entry) = node_entry(&memory, &node)?;
             if !yes {
                 let shown = memory.store(target).shown(target, index).into_owned();
                 let _ = write!(io::stderr(), "Delete {node}?\n{shown}\n[y/N] ");
@@ -1253,13 +1259,7 @@ fn journey_command(
             Ok(ExitCode::SUCCESS)
         }
         Some(JourneyAction::Edit { node }) => {
-            let (target, index) = node_arg(&node)?;
-            let entry = memory
-                .store(target)
-                .entries()
-                .get(index)
-                .cloned()
-                .ok_or_else(|| Error::new(ErrorKind::NoMatch, format!("no node {node}")))?;
+            let (target, index, entry) = node_entry(&memory, &node)?;
             let edited = edit_in_editor(&entry)?;
             if edited.trim() == entry.trim() {
                 out("no change\n")?;
