@@ -58,8 +58,8 @@ fi
 # wasm-opt shrinks the release .wasm). `npm ci` only when the lock changed.
 if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.mnemo-lock; then
   say "installing npm dev tools"
-  # The benchmark peers (optional dependencies, one of them native) are not
-  # needed by the tests: `npm ci` installs them for `npm run bench`.
-  npm ci --omit=optional --no-audit --no-fund --loglevel=error
+  # (The benchmark peers live in bench/package.json: `npm run bench`
+  # installs them; one of them builds native code.)
+  npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json node_modules/.mnemo-lock
 fi
