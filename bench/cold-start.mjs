@@ -56,6 +56,30 @@ if (existsSync(join(root, "target", "component", "js", "mnemo.js"))) {
   rows.push(["WASI-free component through jco under Node 20", median(times)]);
 }
 
+// Cloudflare: workerd restarted on a workspace that holds the notes; the
+// first request is a cold isolate, a new Durable Object, Memory.open over
+// its storage and context().
+{
+  const { stage, serve } = await import("../tests/edge/workerd.mjs");
+  const { mkdtempSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const dir = stage();
+  const disk = mkdtempSync(join(tmpdir(), "mnemo-do-bench-"));
+  let w = await serve(dir, disk);
+  await w.call("/w/bench/import", { "MEMORY.md": notes });
+  await w.stop();
+  const times = [];
+  for (let i = 0; i < 9; i++) {
+    w = await serve(dir, disk);
+    const t0 = performance.now();
+    const r = await w.call("/w/bench/context", { message });
+    times.push(performance.now() - t0);
+    if (!r.body.context) throw new Error("no context from workerd");
+    await w.stop();
+  }
+  rows.push(["Cloudflare example under workerd: first request after a restart", median(times)]);
+}
+
 console.log("| host | instantiate + open + first context(), median of 9 |");
 console.log("|---|---:|");
 for (const [name, ms] of rows) console.log(`| ${name} | ${ms.toFixed(1)} ms |`);

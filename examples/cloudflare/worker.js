@@ -9,6 +9,7 @@
 //   POST /w/<workspace>/search   body: {query, target?, limit?} → [hits]
 //   GET  /w/<workspace>/status   → Status
 //   GET  /w/<workspace>/export   → {"MEMORY.md", "USER.md"}
+//   POST /w/<workspace>/import   body: {"MEMORY.md"?, "USER.md"?} → Status
 //
 // Errors: 400 with {error, code} for a bad request, 404 for an unknown route.
 import { initSync, Memory } from "./mnemo.js";
@@ -68,6 +69,8 @@ export class Workspace {
           return json(await memory.status());
         case "GET export":
           return json(await memory.exportMarkdown());
+        case "POST import":
+          return json(await memory.importMarkdown(body));
         default:
           return json({ error: `no route ${request.method} ${op}`, code: "invalid-input" }, 404);
       }

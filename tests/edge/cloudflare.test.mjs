@@ -3,98 +3,12 @@
 // Build first: scripts/build-js.sh (the worker loads pkg/web).
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, dirname, relative } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { running, serve, stage } from "./workerd.mjs";
 
-const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const web = join(root, "pkg", "web");
-if (!existsSync(join(web, "mnemo_bg.wasm"))) throw new Error("pkg/web is missing: run scripts/build-js.sh first");
-const workerd = join(root, "node_modules", ".bin", "workerd");
-
-/** The worker's files and a workerd config in a fresh directory. */
-function stage() {
-  const dir = mkdtempSync(join(tmpdir(), "mnemo-workerd-"));
-  cpSync(join(root, "examples", "cloudflare", "worker.js"), join(dir, "worker.js"));
-  cpSync(web, join(dir, "web"), { recursive: true });
-  const files = [];
-  const walk = (d) =>
-    readdirSync(d).forEach((f) => (statSync(join(d, f)).isDirectory() ? walk(join(d, f)) : files.push(join(d, f))));
-  walk(join(dir, "web", "snippets"));
-  const modules = [
-    `(name = "worker.js", esModule = embed "worker.js")`,
-    `(name = "mnemo.js", esModule = embed "web/mnemo.js")`,
-    `(name = "mnemo_bg.wasm", wasm = embed "web/mnemo_bg.wasm")`,
-    ...files.map((f) => {
-      const name = relative(join(dir, "web"), f);
-      return `(name = "${name}", esModule = embed "web/${name}")`;
-    }),
-  ];
-  writeFileSync(
-    join(dir, "config.capnp"),
-    `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = (
-  services = [ (name = "main", worker = .worker), (name = "disk", disk = (writable = true)) ],
-  sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
-);
-const worker :Workerd.Worker = (
-  modules = [ ${modules.join(",\n    ")} ],
-  compatibilityDate = "2026-11-01",
-  durableObjectNamespaces = [ (className = "Workspace", uniqueKey = "mnemo-workspace") ],
-  durableObjectStorage = (localDisk = "disk"),
-  bindings = [ (name = "WORKSPACE", durableObjectNamespace = "Workspace") ],
-);
-`,
-  );
-  return dir;
-}
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-const running = [];
 after(() => running.forEach((p) => p.kill("SIGKILL")));
-
-/** Starts workerd on `dir` with its disk storage in `disk`; resolves with a client. */
-async function serve(dir, disk) {
-  const port = await freePort();
-  const child = spawn(
-    workerd,
-    ["serve", join(dir, "config.capnp"), "--experimental", `--socket-addr=http=127.0.0.1:${port}`, `--directory-path=disk=${disk}`],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
-  running.push(child);
-  let log = "";
-  child.stderr.on("data", (d) => (log += d));
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      await fetch(`${base}/`);
-      break;
-    } catch {
-      if (i > 100 || child.exitCode !== null) throw new Error(`workerd did not start:\n${log}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  const call = async (path, body) => {
-    const r = await fetch(`${base}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
-    return { status: r.status, body: await r.json() };
-  };
-  const stop = () =>
-    new Promise((resolve) => {
-      child.once("exit", resolve);
-      child.kill("SIGTERM");
-    });
-  return { call, stop };
-}
 
 test("a workspace is shared, serialises writers and survives a restart", async () => {
   const dir = stage();
