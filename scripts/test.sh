@@ -35,7 +35,8 @@ scripts/build-js.sh
 node --test tests/js/
 node examples/quickstart.mjs >/dev/null
 
-step "Cloudflare example under workerd"
+step "edge examples: Cloudflare under workerd, Fastly under Viceroy (when installed)"
+if command -v viceroy >/dev/null; then scripts/build-fastly.sh; fi
 node --test tests/edge/
 
 step "behaviour suite in wasm: browser page, dedicated worker"

@@ -1,0 +1,227 @@
+//! mnemo on Fastly Compute: a thin app over the plain core (the Rust SDK
+//! targets wasm32-wasip1), with each workspace's memory in the KV store
+//! `mnemo` under keys `<workspace>/<blob>`. It answers the same small JSON
+//! API as the Cloudflare example:
+//!
+//! - `POST /w/<workspace>/tool`: the memory tool's arguments → the tool result
+//! - `GET  /w/<workspace>/prompt` → `{prompt}`
+//! - `POST /w/<workspace>/context`: `{message}` → `{context}`
+//! - `POST /w/<workspace>/search`: `{query, limit?}` → hits
+//! - `GET  /w/<workspace>/status` → status
+//!
+//! Every request opens the memory from the KV store (Compute instances do
+//! not outlive a request), so the prompt is the frozen snapshot of the
+//! stores as they are now.
+
+use std::future::Future;
+use std::pin::pin;
+use std::task::{Context, Poll, Waker};
+
+use fastly::http::{Method, StatusCode};
+use fastly::kv_store::{InsertMode, KVStore, KVStoreError};
+use fastly::{Error, Request, Response};
+use mnemo::storage::Storage;
+use mnemo::{Config, ErrorKind, Memory};
+use serde_json::{json, Value};
+
+/// The KV store holding every workspace.
+const STORE: &str = "mnemo";
+
+/// The key (under the workspace prefix) of the writers' lock.
+const LOCK: &str = "lock";
+
+/// Runs a future whose I/O (the KV store) is synchronous here.
+fn run<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    let mut cx = Context::from_waker(Waker::noop());
+    loop {
+        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}
+
+/// One workspace's blobs in the KV store.
+struct KvStorage {
+    store: KVStore,
+    prefix: String,
+}
+
+fn kv_error(what: &str, name: &str, e: KVStoreError) -> mnemo::Error {
+    mnemo::Error::new(
+        ErrorKind::Storage,
+        format!("KV store {what}({name}) failed: {e}"),
+    )
+}
+
+impl Storage for KvStorage {
+    fn kind(&self) -> &str {
+        "fastly-kv"
+    }
+
+    async fn read(&self, name: &str) -> mnemo::Result<Option<Vec<u8>>> {
+        match self.store.lookup(&format!("{}{name}", self.prefix)) {
+            Ok(mut found) => Ok(Some(found.take_body_bytes())),
+            Err(KVStoreError::ItemNotFound) => Ok(None),
+            Err(e) => Err(kv_error("lookup", name, e)),
+        }
+    }
+
+    async fn write(&self, name: &str, data: &[u8]) -> mnemo::Result<()> {
+        self.store
+            .insert(&format!("{}{name}", self.prefix), data.to_vec())
+            .map_err(|e| kv_error("insert", name, e))
+    }
+
+    async fn delete(&self, name: &str) -> mnemo::Result<()> {
+        match self.store.delete(&format!("{}{name}", self.prefix)) {
+            Ok(()) | Err(KVStoreError::ItemNotFound) => Ok(()),
+            Err(e) => Err(kv_error("delete", name, e)),
+        }
+    }
+
+    async fn list(&self) -> mnemo::Result<Vec<String>> {
+        let mut names = Vec::new();
+        for page in self.store.build_list().prefix(&self.prefix).iter() {
+            let page = page.map_err(|e| kv_error("list", &self.prefix, e))?;
+            names.extend(
+                page.keys()
+                    .iter()
+                    .filter_map(|k| k.strip_prefix(&self.prefix))
+                    .filter(|k| *k != LOCK)
+                    .map(str::to_string),
+            );
+        }
+        Ok(names)
+    }
+
+    /// Writers exclude each other with a lock key inserted only if absent
+    /// (`InsertMode::Add`); its time to live frees it if an instance dies.
+    async fn lock(&self) -> mnemo::Result<()> {
+        let key = format!("{}{LOCK}", self.prefix);
+        let start = std::time::Instant::now();
+        loop {
+            let taken = self
+                .store
+                .build_insert()
+                .mode(InsertMode::Add)
+                .time_to_live(std::time::Duration::from_secs(30))
+                .execute(&key, "locked");
+            match taken {
+                Ok(()) => return Ok(()),
+                Err(KVStoreError::ItemPreconditionFailed) if start.elapsed().as_secs() < 10 => {
+                    std::thread::sleep(std::time::Duration::from_millis(5));
+                }
+                Err(KVStoreError::ItemPreconditionFailed) => {
+                    return Err(mnemo::Error::new(
+                        ErrorKind::Locked,
+                        "another request held the workspace lock for over 10 s",
+                    ))
+                }
+                Err(e) => return Err(kv_error("lock", &key, e)),
+            }
+        }
+    }
+
+    async fn unlock(&self) -> mnemo::Result<()> {
+        self.delete(LOCK).await
+    }
+
+    fn now_ms(&self) -> u64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_millis() as u64)
+            .unwrap_or(0)
+    }
+}
+
+fn reply(status: StatusCode, value: &Value) -> Response {
+    Response::from_status(status)
+        .with_content_type(fastly::mime::APPLICATION_JSON)
+        .with_body(value.to_string())
+}
+
+fn failure(status: StatusCode, error: &mnemo::Error) -> Response {
+    reply(
+        status,
+        &json!({"error": error.message(), "code": error.code()}),
+    )
+}
+
+#[fastly::main]
+fn main(mut req: Request) -> Result<Response, Error> {
+    let path = req.get_path().to_string();
+    let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
+    let (workspace, op) = match parts.as_slice() {
+        ["w", ws, op]
+            if !ws.is_empty()
+                && ws.len() <= 64
+                && ws
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) =>
+        {
+            (ws.to_string(), op.to_string())
+        }
+        _ => {
+            return Ok(reply(
+                StatusCode::NOT_FOUND,
+                &json!({"error": "expected /w/<workspace>/<operation>", "code": "invalid-input"}),
+            ))
+        }
+    };
+    let body: Value = if req.get_method() == Method::POST {
+        match serde_json::from_slice(&req.take_body_bytes()) {
+            Ok(v) => v,
+            Err(_) => {
+                return Ok(reply(
+                    StatusCode::BAD_REQUEST,
+                    &json!({"error": "the body is not JSON", "code": "invalid-input"}),
+                ))
+            }
+        }
+    } else {
+        Value::Null
+    };
+    let store = match KVStore::open(STORE) {
+        Ok(Some(store)) => store,
+        _ => {
+            let e = mnemo::Error::new(ErrorKind::Storage, format!("no KV store named {STORE:?}"));
+            return Ok(failure(StatusCode::INTERNAL_SERVER_ERROR, &e));
+        }
+    };
+    let storage = KvStorage {
+        store,
+        prefix: format!("{workspace}/"),
+    };
+    let mut memory = match run(Memory::open(storage, Config::default())) {
+        Ok(m) => m,
+        Err(e) => return Ok(failure(StatusCode::INTERNAL_SERVER_ERROR, &e)),
+    };
+    let text = |key: &str| {
+        body.get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    let value = match (req.get_method().as_str(), op.as_str()) {
+        ("POST", "tool") => json!(run(memory.tool(&body))),
+        ("GET", "prompt") => json!({"prompt": memory.system_prompt()}),
+        ("POST", "context") => json!({"context": memory.context(&text("message"))}),
+        ("POST", "search") => {
+            let limit = body
+                .get("limit")
+                .and_then(Value::as_u64)
+                .unwrap_or(10)
+                .clamp(1, 100);
+            json!(memory.search(&text("query"), None, limit as usize))
+        }
+        ("GET", "status") => json!(memory.status()),
+        (method, op) => {
+            return Ok(reply(
+                StatusCode::NOT_FOUND,
+                &json!({"error": format!("no route {method} {op}"), "code": "invalid-input"}),
+            ))
+        }
+    };
+    Ok(reply(StatusCode::OK, &value))
+}
