@@ -80,6 +80,45 @@ if (existsSync(join(root, "target", "component", "js", "mnemo.js"))) {
   rows.push(["Cloudflare example under workerd: first request after a restart", median(times)]);
 }
 
+// Fastly: Viceroy instantiates the app anew for every request, so each
+// request is a cold start (instantiate, open from the KV store, context).
+{
+  const { execFileSync, spawn } = await import("node:child_process");
+  const app = join(root, "target", "fastly", "wasm32-wasip1", "release", "mnemo-fastly.wasm");
+  let viceroy = null;
+  try {
+    viceroy = execFileSync("sh", ["-c", "command -v viceroy"], { encoding: "utf8" }).trim();
+  } catch {}
+  if (viceroy && existsSync(app)) {
+    const { freePort } = await import("../tests/edge/workerd.mjs");
+    const port = await freePort();
+    const child = spawn(viceroy, ["serve", "--addr", `127.0.0.1:${port}`, app, "-C", join(root, "examples", "fastly", "fastly.toml")], { stdio: "ignore" });
+    const base = `http://127.0.0.1:${port}`;
+    for (let i = 0; ; i++) {
+      try {
+        await fetch(`${base}/`);
+        break;
+      } catch {
+        if (i > 200) throw new Error("viceroy did not start");
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    const post = (path, body) => fetch(`${base}${path}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json());
+    const operations = notes.split("\n§\n").map((content) => ({ action: "add", target: "memory", content }));
+    const added = await post("/w/bench/tool", { operations });
+    if (!added.success) throw new Error(JSON.stringify(added));
+    const times = [];
+    for (let i = 0; i < 9; i++) {
+      const t0 = performance.now();
+      const r = await post("/w/bench/context", { message });
+      times.push(performance.now() - t0);
+      if (!r.context) throw new Error("no context from viceroy");
+    }
+    child.kill();
+    rows.push(["Fastly example under Viceroy: a request (each one instantiates the app)", median(times)]);
+  }
+}
+
 console.log("| host | instantiate + open + first context(), median of 9 |");
 console.log("|---|---:|");
 for (const [name, ms] of rows) console.log(`| ${name} | ${ms.toFixed(1)} ms |`);
