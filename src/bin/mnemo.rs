@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use mnemo::storage::run_ready;
 use mnemo::store::thousands;
 use mnemo::{
     tool_schema, Config, DirStorage, Error, ErrorKind, Files, Memory, Result, Storage, StoreStatus,
@@ -580,7 +581,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Sessions(command) => sessions_command(&paths, command),
         Command::History { json, limit } => {
             let (memory, _) = open(&paths)?;
-            let mut items = pollster::block_on(memory.history())?;
+            let mut items = run_ready(memory.history())?;
             if let Some(n) = limit {
                 items.truncate(n);
             }
@@ -619,7 +620,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Remember { target, fact } => {
             let fact = arg_or_stdin(fact)?;
             let (mut memory, _) = open(&paths)?;
-            let result = pollster::block_on(memory.remember(target.target(), &fact));
+            let result = run_ready(memory.remember(target.target(), &fact));
             report_tool_result(&result)
         }
         Command::Journey {
@@ -698,7 +699,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let text = arg_or_stdin(json)?;
             let (mut memory, _) = open(&paths)?;
             let result = match serde_json::from_str::<Value>(&text) {
-                Ok(args) => pollster::block_on(memory.tool(&args)),
+                Ok(args) => run_ready(memory.tool(&args)),
                 // Answer like the tool does, so a harness always gets a result.
                 Err(e) => memory.reject(Error::new(
                     ErrorKind::InvalidInput,
@@ -765,7 +766,7 @@ fn open(paths: &Paths) -> Result<(Memory<DirStorage>, String)> {
         }
     };
     let storage = DirStorage::open(dir)?;
-    let memory = pollster::block_on(Memory::open(storage, config))?;
+    let memory = run_ready(Memory::open(storage, config))?;
     Ok((memory, source))
 }
 
@@ -856,7 +857,7 @@ fn arg_or_stdin(arg: String) -> Result<String> {
 /// Runs one tool call from `add`, `replace` or `remove` and reports it.
 fn write(paths: &Paths, args: Value) -> Result<ExitCode> {
     let (mut memory, _) = open(paths)?;
-    let result = pollster::block_on(memory.tool(&args));
+    let result = run_ready(memory.tool(&args));
     report_tool_result(&result)
 }
 
@@ -1027,10 +1028,8 @@ fn import(paths: &Paths, files: &[PathBuf]) -> Result<ExitCode> {
         sources.push((target, path));
     }
     let (mut memory, _) = open(paths)?;
-    let before: BTreeSet<String> = pollster::block_on(memory.storage().list())?
-        .into_iter()
-        .collect();
-    pollster::block_on(memory.import_markdown(&map))?;
+    let before: BTreeSet<String> = run_ready(memory.storage().list())?.into_iter().collect();
+    run_ready(memory.import_markdown(&map))?;
     let mut report = String::new();
     for (target, path) in sources {
         let store = memory.store(target);
@@ -1043,7 +1042,7 @@ fn import(paths: &Paths, files: &[PathBuf]) -> Result<ExitCode> {
         ));
     }
     // Best effort: the import already succeeded.
-    if let Ok(after) = pollster::block_on(memory.storage().list()) {
+    if let Ok(after) = run_ready(memory.storage().list()) {
         for name in after.iter().filter(|n| !before.contains(*n)) {
             if name.contains(".bak.") {
                 report.push_str(&format!("previous text backed up as {name}\n"));
@@ -1254,7 +1253,7 @@ fn journey_command(
                     ),
                 ));
             }
-            let message = pollster::block_on(memory.edit_entry(target, index, None))?;
+            let message = run_ready(memory.edit_entry(target, index, None))?;
             out(&format!("{message} ({node})\n"))?;
             Ok(ExitCode::SUCCESS)
         }
@@ -1273,7 +1272,7 @@ fn journey_command(
                     ),
                 ));
             }
-            let message = pollster::block_on(memory.edit_entry(target, index, Some(&edited)))?;
+            let message = run_ready(memory.edit_entry(target, index, Some(&edited)))?;
             out(&format!("{message} ({node})\n"))?;
             Ok(ExitCode::SUCCESS)
         }

@@ -3,14 +3,11 @@
 //! Each function converts, calls the core, converts.
 
 use std::cell::RefCell;
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
 
 use serde_json::Value;
 
 use crate::error::{Error as CoreError, ErrorKind};
-use crate::storage::Storage;
+use crate::storage::{run_ready as run, Storage};
 use crate::store::Target as CoreTarget;
 
 wit_bindgen::generate!({
@@ -24,18 +21,6 @@ use mnemo::memory::types::{
     Action, Error, ErrorCode, MarkdownFiles, Operation, ScanFinding, ScanVerdict, SearchHit,
     Status, StoreStatus, Target, ToolCall, ToolResult,
 };
-
-/// Runs a future whose I/O is the host's synchronous imports: it is ready
-/// at the first poll (polled again if a backend ever yields).
-fn run<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-    }
-}
 
 /// The host's storage, through the `host-storage` import.
 struct HostStorage;

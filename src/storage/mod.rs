@@ -108,3 +108,17 @@ pub fn system_clock() -> u64 {
         0
     }
 }
+
+/// Drives a future whose storage answers synchronously (a directory, a
+/// component host's imports, an edge KV store) to completion: such a future
+/// is ready at its first poll, and is polled again should a backend yield.
+/// Browser and JS backends are truly async; their bindings await instead.
+pub fn run_ready<F: std::future::Future>(future: F) -> F::Output {
+    let mut future = std::pin::pin!(future);
+    let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+    loop {
+        if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
+            return out;
+        }
+    }
+}

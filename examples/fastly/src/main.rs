@@ -13,14 +13,10 @@
 //! not outlive a request), so the prompt is the frozen snapshot of the
 //! stores as they are now.
 
-use std::future::Future;
-use std::pin::pin;
-use std::task::{Context, Poll, Waker};
-
 use fastly::http::{Method, StatusCode};
 use fastly::kv_store::{InsertMode, KVStore, KVStoreError};
 use fastly::{Error, Request, Response};
-use mnemo::storage::Storage;
+use mnemo::storage::{run_ready as run, Storage};
 use mnemo::{Config, ErrorKind, Memory};
 use serde_json::{json, Value};
 
@@ -29,17 +25,6 @@ const STORE: &str = "mnemo";
 
 /// The key (under the workspace prefix) of the writers' lock.
 const LOCK: &str = "lock";
-
-/// Runs a future whose I/O (the KV store) is synchronous here.
-fn run<F: Future>(future: F) -> F::Output {
-    let mut future = pin!(future);
-    let mut cx = Context::from_waker(Waker::noop());
-    loop {
-        if let Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
-        }
-    }
-}
 
 /// One workspace's blobs in the KV store.
 struct KvStorage {
