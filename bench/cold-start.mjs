@@ -60,7 +60,7 @@ if (existsSync(join(root, "target", "component", "js", "mnemo.js"))) {
 // first request is a cold isolate, a new Durable Object, Memory.open over
 // its storage and context().
 {
-  const { stage, serve } = await import("../tests/edge/workerd.mjs");
+  const { stage, serve } = await import("../tests/edge/hosts.mjs");
   const { mkdtempSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const dir = stage();
@@ -83,38 +83,20 @@ if (existsSync(join(root, "target", "component", "js", "mnemo.js"))) {
 // Fastly: Viceroy instantiates the app anew for every request, so each
 // request is a cold start (instantiate, open from the KV store, context).
 {
-  const { execFileSync, spawn } = await import("node:child_process");
-  const app = join(root, "target", "fastly", "wasm32-wasip1", "release", "mnemo-fastly.wasm");
-  let viceroy = null;
-  try {
-    viceroy = execFileSync("sh", ["-c", "command -v viceroy"], { encoding: "utf8" }).trim();
-  } catch {}
-  if (viceroy && existsSync(app)) {
-    const { freePort } = await import("../tests/edge/workerd.mjs");
-    const port = await freePort();
-    const child = spawn(viceroy, ["serve", "--addr", `127.0.0.1:${port}`, app, "-C", join(root, "examples", "fastly", "fastly.toml")], { stdio: "ignore" });
-    const base = `http://127.0.0.1:${port}`;
-    for (let i = 0; ; i++) {
-      try {
-        await fetch(`${base}/`);
-        break;
-      } catch {
-        if (i > 200) throw new Error("viceroy did not start");
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    const post = (path, body) => fetch(`${base}${path}`, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json());
+  const { fastlyApp, serveFastly, viceroy } = await import("../tests/edge/hosts.mjs");
+  if (viceroy && existsSync(fastlyApp)) {
+    const v = await serveFastly();
     const operations = notes.split("\n§\n").map((content) => ({ action: "add", target: "memory", content }));
-    const added = await post("/w/bench/tool", { operations });
-    if (!added.success) throw new Error(JSON.stringify(added));
+    const added = await v.call("/w/bench/tool", { operations });
+    if (!added.body.success) throw new Error(JSON.stringify(added.body));
     const times = [];
     for (let i = 0; i < 9; i++) {
       const t0 = performance.now();
-      const r = await post("/w/bench/context", { message });
+      const r = await v.call("/w/bench/context", { message });
       times.push(performance.now() - t0);
-      if (!r.context) throw new Error("no context from viceroy");
+      if (!r.body.context) throw new Error("no context from viceroy");
     }
-    child.kill();
+    await v.stop();
     rows.push(["Fastly example under Viceroy: a request (each one instantiates the app)", median(times)]);
   }
 }

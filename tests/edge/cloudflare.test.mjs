@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { running, serve, stage } from "./workerd.mjs";
+import { running, serve, stage } from "./hosts.mjs";
 
 after(() => running.forEach((p) => p.kill("SIGKILL")));
 

@@ -1,6 +1,7 @@
-// Serving examples/cloudflare/worker.js under workerd (npm) on 127.0.0.1,
-// for the edge test and the cold-start benchmark.
-import { spawn } from "node:child_process";
+// Serving the edge examples on 127.0.0.1 for their tests and the cold-start
+// benchmark: examples/cloudflare under workerd (npm), examples/fastly under
+// Viceroy (when installed).
+import { execFileSync, spawn } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -57,19 +58,20 @@ export const freePort = () =>
     });
   });
 
-/** Every workerd started, so a test or benchmark can stop them all. */
+/** Every server started, so a test or benchmark can stop them all. */
 export const running = [];
 
-/** Starts workerd on `dir` with its disk storage in `disk`; resolves with a client. */
-export async function serve(dir, disk) {
+/**
+ * Runs `command args…` (with `{port}` in an argument replaced by a free
+ * port), waits until it answers HTTP on 127.0.0.1 and resolves with
+ * `{call(path, body?), stop()}`; `call` POSTs `body` as JSON when given.
+ */
+async function start(name, command, args) {
   const port = await freePort();
-  const child = spawn(
-    workerd,
-    ["serve", join(dir, "config.capnp"), "--experimental", `--socket-addr=http=127.0.0.1:${port}`, `--directory-path=disk=${disk}`],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(command, args.map((a) => a.replaceAll("{port}", port)), { stdio: ["ignore", "pipe", "pipe"] });
   running.push(child);
   let log = "";
+  child.stdout.on("data", (d) => (log += d));
   child.stderr.on("data", (d) => (log += d));
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
@@ -77,7 +79,7 @@ export async function serve(dir, disk) {
       await fetch(`${base}/`);
       break;
     } catch {
-      if (i > 100 || child.exitCode !== null) throw new Error(`workerd did not start:\n${log}`);
+      if (i > 200 || child.exitCode !== null) throw new Error(`${name} did not start:\n${log}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }
@@ -87,9 +89,44 @@ export async function serve(dir, disk) {
   };
   const stop = () =>
     new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
       child.once("exit", resolve);
       child.kill("SIGTERM");
     });
   return { call, stop };
 }
 
+/** workerd serving the staged `dir`, Durable Object storage in `disk`. */
+export function serve(dir, disk) {
+  return start("workerd", workerd, [
+    "serve",
+    join(dir, "config.capnp"),
+    "--experimental",
+    "--socket-addr=http=127.0.0.1:{port}",
+    `--directory-path=disk=${disk}`,
+  ]);
+}
+
+/** The built Fastly app. */
+export const fastlyApp = join(root, "target", "fastly", "wasm32-wasip1", "release", "mnemo-fastly.wasm");
+
+/** The `viceroy` binary, or null when it is not installed. */
+export const viceroy = (() => {
+  try {
+    return execFileSync("sh", ["-c", "command -v viceroy"], { encoding: "utf8" }).trim() || null;
+  } catch {
+    return null;
+  }
+})();
+
+/** Viceroy serving the Fastly app with the local KV store of its fastly.toml. */
+export function serveFastly() {
+  return start("viceroy", viceroy, [
+    "serve",
+    "--addr",
+    "127.0.0.1:{port}",
+    fastlyApp,
+    "-C",
+    join(root, "examples", "fastly", "fastly.toml"),
+  ]);
+}
