@@ -6,34 +6,20 @@
 use std::time::Instant;
 
 use mnemo::sessions::{Filter, Sessions};
-use serde_json::Value;
+
+#[path = "common/locomo.rs"]
+mod locomo;
 
 fn main() {
-    let path = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "../shared/locomo/locomo10.json".into());
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("read data"))
-        .expect("parse data");
-    let mut turns = Vec::new();
-    let mut questions = Vec::new();
-    for sample in data.as_array().expect("array") {
-        let mut s = 1;
-        while let Some(list) = sample["conversation"]
-            .get(format!("session_{s}"))
-            .and_then(Value::as_array)
-        {
-            for t in list {
-                turns.push((
-                    t["speaker"].as_str().unwrap_or("").to_string(),
-                    t["text"].as_str().unwrap_or("").to_string(),
-                ));
-            }
-            s += 1;
-        }
-        for q in sample["qa"].as_array().expect("qa") {
-            questions.push(q["question"].as_str().unwrap_or("").to_string());
-        }
-    }
+    let conversations = locomo::load(&locomo::path());
+    let turns: Vec<&str> = conversations
+        .iter()
+        .flat_map(|c| c.turns.iter().map(|t| t.document.as_str()))
+        .collect();
+    let questions: Vec<&str> = conversations
+        .iter()
+        .flat_map(|c| c.questions.iter().map(|q| q.text.as_str()))
+        .collect();
     let dir = std::env::temp_dir().join(format!("mnemo-sessions-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let db_path = dir.join("state.db");
@@ -42,7 +28,7 @@ fn main() {
     let t0 = Instant::now();
     let mut appends = Vec::with_capacity(total);
     for i in 0..total {
-        let (speaker, text) = &turns[i % turns.len()];
+        let text = turns[i % turns.len()];
         let session = format!("s{}", i / 50);
         let role = if i % 2 == 0 { "user" } else { "assistant" };
         let a = Instant::now();
@@ -50,7 +36,7 @@ fn main() {
             &session,
             "bench",
             role,
-            &format!("{speaker}: {text} ({i})"),
+            &format!("{text} ({i})"),
             i as i64 * 60_000,
         )
         .unwrap();
