@@ -41,7 +41,9 @@ pub mod recall;
 pub mod scan;
 pub mod search;
 pub mod sectors;
-#[cfg(all(feature = "sqlite", not(target_arch = "wasm32")))]
+#[cfg(feature = "sqlite")]
+pub mod db;
+#[cfg(feature = "sqlite")]
 pub mod sessions;
 pub mod sidecar;
 pub mod storage;

@@ -24,6 +24,7 @@
 //! Nothing is recorded unless the host calls [`Sessions::record_turn`] or
 //! [`Sessions::append`] (or the CLI imports a transcript).
 
+use std::borrow::Borrow;
 use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -39,8 +40,6 @@ pub const RECENCY_BOOST: f64 = 0.4;
 pub const RECENCY_HALF_DAYS: f64 = 30.0;
 /// Words of context on each side of a snippet's first match.
 pub const SNIPPET_WORDS: usize = 8;
-/// Schema version (`PRAGMA user_version`).
-pub const SCHEMA_VERSION: i64 = 1;
 
 /// A session of the store.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -106,17 +105,15 @@ pub struct Filter {
     pub until: Option<i64>,
 }
 
-fn db(e: rusqlite::Error) -> Error {
-    Error::storage(format!("session store: {e}"))
-}
+use crate::db::sql_error as db;
 
 /// The session store.
-pub struct Sessions {
-    conn: Connection,
+pub struct Sessions<C: Borrow<Connection> = Connection> {
+    conn: C,
     analyzer: Analyzer,
 }
 
-impl std::fmt::Debug for Sessions {
+impl<C: Borrow<Connection>> std::fmt::Debug for Sessions<C> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Sessions")
     }
@@ -129,54 +126,38 @@ fn token(term: &str) -> String {
         .collect()
 }
 
-impl Sessions {
+impl Sessions<Connection> {
     /// Opens (or creates) the store in the SQLite file `path`.
     pub fn open(path: &Path) -> Result<Sessions> {
-        Sessions::init(Connection::open(path).map_err(db)?)
+        let conn = Connection::open(path).map_err(db)?;
+        conn.busy_timeout(std::time::Duration::from_secs(10))
+            .map_err(db)?;
+        // A file database beside the stores: WAL lets readers and the
+        // writer overlap (browser VFSs keep their own journal mode).
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(db)?;
+        Sessions::on(conn)
     }
 
     /// A store in memory (tests, scratch).
     pub fn open_in_memory() -> Result<Sessions> {
-        Sessions::init(Connection::open_in_memory().map_err(db)?)
+        Sessions::on(Connection::open_in_memory().map_err(db)?)
     }
+}
 
-    fn init(conn: Connection) -> Result<Sessions> {
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(db)?;
-        let version: i64 = conn
-            .query_row("PRAGMA user_version", [], |r| r.get(0))
-            .map_err(db)?;
-        if version > SCHEMA_VERSION {
-            return Err(Error::new(
-                ErrorKind::StoreDamaged,
-                format!(
-                    "the session store was written by a newer mnemo (schema {version}, this one \
-                     knows {SCHEMA_VERSION}); it is left untouched"
-                ),
-            ));
-        }
-        conn.execute_batch(
-            "PRAGMA journal_mode = WAL;
-             PRAGMA foreign_keys = ON;
-             CREATE TABLE IF NOT EXISTS sessions (
-                 id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL,
-                 started INTEGER NOT NULL, ended INTEGER NOT NULL, messages INTEGER NOT NULL);
-             CREATE TABLE IF NOT EXISTS messages (
-                 id INTEGER PRIMARY KEY,
-                 session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
-                 seq INTEGER NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
-                 time INTEGER NOT NULL, UNIQUE (session, seq));
-             CREATE INDEX IF NOT EXISTS messages_time ON messages(time);
-             CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
-                 terms, tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\");
-             CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, 'row');
-             PRAGMA user_version = 1;",
-        )
-        .map_err(db)?;
+impl<C: Borrow<Connection>> Sessions<C> {
+    /// The session store in an open database (owned or borrowed), whose
+    /// schema is created or checked first (see [`crate::db::prepare`]).
+    pub fn on(conn: C) -> Result<Sessions<C>> {
+        crate::db::prepare(conn.borrow())?;
         Ok(Sessions {
             conn,
             analyzer: Analyzer::new(),
         })
+    }
+
+    fn c(&self) -> &Connection {
+        self.conn.borrow()
     }
 
     /// The analysed terms of `text`, as FTS5 tokens joined by spaces.
@@ -216,8 +197,9 @@ impl Sessions {
             ));
         }
         let terms = self.terms(text);
-        let tx = self.conn.transaction().map_err(db)?;
-        let seq = Sessions::append_in(&tx, session, source, role, text, time, &terms)?;
+        let tx = self.c().unchecked_transaction().map_err(db)?;
+        let seq = Self::append_in(&tx, session, source, role, text, time, &terms)?;
+        crate::db::bump(&tx)?;
         tx.commit().map_err(db)?;
         Ok(seq)
     }
@@ -297,9 +279,10 @@ impl Sessions {
             ));
         }
         let (tu, ta) = (self.terms(user), self.terms(assistant));
-        let tx = self.conn.transaction().map_err(db)?;
-        let a = Sessions::append_in(&tx, session, source, "user", user, time, &tu)?;
-        let b = Sessions::append_in(&tx, session, source, "assistant", assistant, time, &ta)?;
+        let tx = self.c().unchecked_transaction().map_err(db)?;
+        let a = Self::append_in(&tx, session, source, "user", user, time, &tu)?;
+        let b = Self::append_in(&tx, session, source, "assistant", assistant, time, &ta)?;
+        crate::db::bump(&tx)?;
         tx.commit().map_err(db)?;
         Ok((a, b))
     }
@@ -343,8 +326,7 @@ impl Sessions {
         let rows = if unfiltered {
             // FTS5 ranks on its own (ORDER BY rank) before any join: the
             // fast path, whatever the number of matching messages.
-            let mut stmt = self
-                .conn
+            let mut stmt = self.c()
                 .prepare_cached(
                     "SELECT m.session, m.seq, m.role, m.time, m.text, -t.rank
                      FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ?1
@@ -359,8 +341,7 @@ impl Sessions {
                 .map_err(db)?;
             rows
         } else {
-            let mut stmt = self
-                .conn
+            let mut stmt = self.c()
                 .prepare_cached(
                     "SELECT m.session, m.seq, m.role, m.time, m.text, -bm25(messages_fts) AS rel
                      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
@@ -426,14 +407,12 @@ impl Sessions {
     /// it is left out, unless every term is that common (then the two
     /// rarest stay).
     fn selective(&self, tokens: Vec<String>) -> Result<Vec<String>> {
-        let total: i64 = self
-            .conn
+        let total: i64 = self.c()
             .query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| {
                 r.get(0)
             })
             .map_err(db)?;
-        let mut stmt = self
-            .conn
+        let mut stmt = self.c()
             .prepare_cached("SELECT doc FROM messages_vocab WHERE term = ?1")
             .map_err(db)?;
         let mut with_df: Vec<(i64, String)> = Vec::with_capacity(tokens.len());
@@ -498,8 +477,7 @@ impl Sessions {
     /// Scroll: the messages of `session` from `seq - before` to
     /// `seq + after`, in order, whole.
     pub fn scroll(&self, session: &str, seq: i64, before: i64, after: i64) -> Result<Vec<Message>> {
-        let mut stmt = self
-            .conn
+        let mut stmt = self.c()
             .prepare_cached(
                 "SELECT session, seq, role, text, time FROM messages
                  WHERE session = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
@@ -534,8 +512,7 @@ impl Sessions {
 
     /// Browse: sessions, most recently active first, `limit` from `offset`.
     pub fn browse(&self, offset: usize, limit: usize) -> Result<Vec<SessionInfo>> {
-        let mut stmt = self
-            .conn
+        let mut stmt = self.c()
             .prepare_cached(
                 "SELECT id, title, source, started, ended, messages FROM sessions
                  ORDER BY ended DESC, id LIMIT ?1 OFFSET ?2",
@@ -559,7 +536,7 @@ impl Sessions {
 
     /// One session's info.
     pub fn session(&self, id: &str) -> Result<Option<SessionInfo>> {
-        self.conn
+        self.c()
             .query_row(
                 "SELECT id, title, source, started, ended, messages FROM sessions WHERE id = ?1",
                 [id],
@@ -572,7 +549,7 @@ impl Sessions {
     /// Deletes a session and its messages (index included); whether it
     /// existed.
     pub fn delete_session(&mut self, id: &str) -> Result<bool> {
-        let tx = self.conn.transaction().map_err(db)?;
+        let tx = self.c().unchecked_transaction().map_err(db)?;
         tx.execute(
             "DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE session = ?1)",
             [id],
@@ -583,6 +560,7 @@ impl Sessions {
         let n = tx
             .execute("DELETE FROM sessions WHERE id = ?1", [id])
             .map_err(db)?;
+        crate::db::bump(&tx)?;
         tx.commit().map_err(db)?;
         Ok(n > 0)
     }
@@ -590,13 +568,13 @@ impl Sessions {
     /// Deletes every session and message; returns how many sessions there
     /// were. The file keeps no trace (it is vacuumed).
     pub fn purge(&mut self) -> Result<usize> {
-        let n: i64 = self
-            .conn
+        let n: i64 = self.c()
             .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
             .map_err(db)?;
-        self.conn
+        self.c()
             .execute_batch(
-                "BEGIN; DELETE FROM messages_fts; DELETE FROM messages; DELETE FROM sessions; COMMIT;
+                "BEGIN; DELETE FROM messages_fts; DELETE FROM messages; DELETE FROM sessions;
+                 UPDATE meta SET value = value + 1 WHERE key = 'version'; COMMIT;
                  VACUUM;",
             )
             .map_err(db)?;
@@ -633,7 +611,8 @@ pub struct ToolAnswer {
 }
 
 impl ToolAnswer {
-    fn failed(e: Error) -> ToolAnswer {
+    /// The answer for a call that failed with `e`.
+    pub fn failed(e: Error) -> ToolAnswer {
         ToolAnswer {
             success: false,
             mode: None,
@@ -701,15 +680,17 @@ fn text_arg<'a>(
     }
 }
 
-impl Sessions {
+impl<C: Borrow<Connection>> Sessions<C> {
     /// Runs a `session_search` tool call exactly as a model sent it: with
     /// `query`, discovery; with `session_id` (and `around`), scroll; with
     /// neither, browse. Never fails: problems are answers with a code.
     pub fn tool(&self, args: &serde_json::Value) -> ToolAnswer {
-        self.tool_inner(args).unwrap_or_else(ToolAnswer::failed)
+        self.call(args).unwrap_or_else(ToolAnswer::failed)
     }
 
-    fn tool_inner(&self, args: &serde_json::Value) -> Result<ToolAnswer> {
+    /// [`Sessions::tool`] for programs: the same arguments and answer, but
+    /// a problem is an `Err` rather than an answer to show a model.
+    pub fn call(&self, args: &serde_json::Value) -> Result<ToolAnswer> {
         let empty = serde_json::Map::new();
         let obj = match args {
             serde_json::Value::Object(o) => o,

@@ -20,7 +20,9 @@ pub const JOURNAL: &str = "mnemo.journal";
 const HEADER: &[u8] = b"mnemo-journal 1\n";
 const TRAILER: &[u8] = b"end\n";
 
-pub(super) async fn commit<S: Storage + ?Sized>(storage: &S, changes: &[Change]) -> Result<()> {
+/// Applies `changes` all-or-nothing through the journal (the default
+/// [`Storage::commit`]).
+pub async fn commit<S: Storage + ?Sized>(storage: &S, changes: &[Change]) -> Result<()> {
     if changes.len() > 1 {
         storage.write(JOURNAL, &encode(changes)).await?;
     }
@@ -31,7 +33,9 @@ pub(super) async fn commit<S: Storage + ?Sized>(storage: &S, changes: &[Change])
     Ok(())
 }
 
-pub(super) async fn recover<S: Storage + ?Sized>(storage: &S) -> Result<()> {
+/// Finishes a journaled commit a crash interrupted (the default
+/// [`Storage::recover`]).
+pub async fn recover<S: Storage + ?Sized>(storage: &S) -> Result<()> {
     let Some(bytes) = storage.read(JOURNAL).await? else {
         return Ok(());
     };

@@ -19,7 +19,7 @@ mod dir;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use dir::DirStorage;
-pub use journal::JOURNAL;
+pub use journal::{commit as journal_commit, recover as journal_recover, JOURNAL};
 pub use memory::MemoryStorage;
 
 use crate::error::Result;

@@ -5,6 +5,7 @@
 //! returns a Promise and takes `&self`: calls queue on an async mutex
 //! instead of failing, and a call after `close()` rejects with `closed`.
 
+mod browser;
 mod interop;
 mod storage;
 
@@ -22,7 +23,9 @@ use crate::memory::{Files, Memory};
 use crate::storage::Storage;
 use crate::store::Target;
 use interop::{from_serde, to_js_error, to_json, to_string};
+use browser::BrowserDb;
 use storage::JsStorage;
+use crate::sessions::Sessions;
 
 #[wasm_bindgen(typescript_custom_section)]
 const _: &str = include_str!("types.d.ts");
@@ -39,13 +42,21 @@ type Shared = Rc<Mutex<Option<Memory<JsStorage>>>>;
 #[wasm_bindgen(js_name = Memory)]
 pub struct JsMemory {
     inner: Shared,
+    /// Keeps the listener for other tabs' changes alive.
+    _listener: Option<Closure<dyn FnMut(JsValue)>>,
 }
 
-const OPTION_KEYS: [&str; 3] = ["storage", "dir", "config"];
+const OPTION_KEYS: [&str; 4] = ["storage", "name", "dir", "config"];
 
-fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
+/// Name of the memory when `name` is not given.
+const DEFAULT_NAME: &str = "default";
+
+async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
     if opts.is_undefined() || opts.is_null() {
-        return Ok((JsStorage::memory(), Config::default()));
+        return Ok((
+            JsStorage::Db(BrowserDb::open(DEFAULT_NAME, "memory").await?),
+            Config::default(),
+        ));
     }
     if !opts.is_object() {
         return Err(Error::new(
@@ -84,11 +95,32 @@ fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
     };
     let storage = get("storage");
     let dir = get("dir");
+    let name = match get("name") {
+        v if v.is_undefined() || v.is_null() => DEFAULT_NAME.to_string(),
+        v => to_string(&v, "name")?,
+    };
     let storage = if storage.is_undefined() || storage.is_null() {
-        JsStorage::memory()
-    } else if let Some(name) = storage.as_string() {
-        match name.as_str() {
-            "memory" => JsStorage::memory(),
+        JsStorage::Db(BrowserDb::open(&name, "memory").await?)
+    } else if let Some(kind) = storage.as_string() {
+        match kind.as_str() {
+            "memory" | "opfs" | "indexeddb" => JsStorage::Db(BrowserDb::open(&name, &kind).await?),
+            "auto" => {
+                let chosen = browser::auto_backend();
+                match BrowserDb::open(&name, chosen).await {
+                    Ok(db) if chosen != "memory" => JsStorage::Db(db),
+                    outcome => {
+                        let why = match &outcome {
+                            Err(e) => format!("{chosen} failed: {}", e.message()),
+                            Ok(_) => "neither OPFS nor IndexedDB is available here".to_string(),
+                        };
+                        web_warn(&format!(
+                            "mnemo: storage \"auto\" fell back to \"memory\" ({why}); \
+                             notes will not survive a reload"
+                        ));
+                        JsStorage::Db(BrowserDb::open(&name, "memory").await?)
+                    }
+                }
+            }
             "fs" => {
                 let dir = to_string(&dir, "dir").map_err(|_| {
                     Error::new(
@@ -100,21 +132,13 @@ fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
                     .map_err(|e| Error::new(ErrorKind::InvalidConfig, interop::message_of(&e)))?;
                 JsStorage::host(adapter, "fs")?
             }
-            "opfs" | "indexeddb" | "auto" => {
-                return Err(Error::new(
-                    ErrorKind::InvalidConfig,
-                    format!(
-                        "storage \"{name}\" (browser persistence) is not in this version of \
-                         mnemo yet; use \"memory\", \"fs\" (Node) or a storage adapter object"
-                    ),
-                ))
-            }
             other => {
                 return Err(Error::new(
                     ErrorKind::InvalidConfig,
                     format!(
-                        "unknown storage {other:?}; expected \"memory\", \"fs\" or an adapter \
-                         object with async read, write, list and delete"
+                        "unknown storage {other:?}; expected \"memory\", \"opfs\", \
+                         \"indexeddb\", \"auto\", \"fs\" or an adapter object with async read, \
+                         write, list and delete"
                     ),
                 ))
             }
@@ -124,7 +148,7 @@ fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
     } else {
         return Err(Error::new(
             ErrorKind::InvalidConfig,
-            "storage must be \"memory\", \"fs\" or an adapter object",
+            "storage must be \"memory\", \"opfs\", \"indexeddb\", \"auto\", \"fs\" or an adapter object",
         ));
     };
     if !dir.is_undefined() && storage.kind() != "fs" {
@@ -133,7 +157,19 @@ fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
             "dir is only used with storage \"fs\"",
         ));
     }
+    if matches!(storage, JsStorage::Host { .. }) && !get("name").is_undefined() {
+        return Err(Error::new(
+            ErrorKind::InvalidConfig,
+            "name is only used with storage \"memory\", \"opfs\", \"indexeddb\" or \"auto\"",
+        ));
+    }
     Ok((storage, config))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = warn)]
+    fn web_warn(message: &str);
 }
 
 /// Runs `f` on the open memory, queued behind earlier calls; rejects with
@@ -168,12 +204,40 @@ impl JsMemory {
     #[wasm_bindgen(unchecked_return_type = "Promise<Memory>")]
     pub fn open(#[wasm_bindgen(unchecked_param_type = "MemoryOptions")] opts: JsValue) -> Promise {
         future_to_promise(async move {
-            let (storage, config) = open_storage(&opts).map_err(throw)?;
+            let (storage, config) = open_storage(&opts).await.map_err(throw)?;
             let memory = Memory::open(storage, config).await.map_err(throw)?;
+            let inner: Shared = Rc::new(Mutex::new(Some(memory)));
+            let listener = listen(&inner).await;
             Ok(JsMemory {
-                inner: Rc::new(Mutex::new(Some(memory))),
+                inner,
+                _listener: listener,
             }
             .into())
+        })
+    }
+
+    /// Names of the memories kept on this origin (OPFS and IndexedDB).
+    #[wasm_bindgen(unchecked_return_type = "Promise<string[]>")]
+    pub fn list() -> Promise {
+        future_to_promise(async move {
+            let names = BrowserDb::list_all().await.map_err(throw)?;
+            Ok(names
+                .into_iter()
+                .map(JsValue::from)
+                .collect::<js_sys::Array>()
+                .into())
+        })
+    }
+
+    /// Removes every byte of memory `name` from this origin; resolves to
+    /// `{name, removed: ["opfs" | "indexeddb", ...]}`. Open instances of it
+    /// in other tabs are closed.
+    #[wasm_bindgen(unchecked_return_type = "Promise<{name: string, removed: string[]}>")]
+    pub fn delete(#[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Promise {
+        future_to_promise(async move {
+            let name = to_string(&name, "name").map_err(throw)?;
+            let removed = BrowserDb::remove_all(&name).await.map_err(throw)?;
+            from_serde(&serde_json::json!({"name": name, "removed": removed}))
         })
     }
 
@@ -334,15 +398,290 @@ impl JsMemory {
         })
     }
 
+    /// Records a completed turn: `{session, user, assistant, time?,
+    /// source?}` → `{session, user, assistant}` (the two messages'
+    /// sequence numbers). Also ends the turn for the retry cap.
+    #[wasm_bindgen(js_name = recordTurn, unchecked_return_type = "Promise<RecordedTurn>")]
+    pub fn record_turn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "TurnRecord")] turn: JsValue,
+    ) -> Promise {
+        let decoded = decode_turn(&turn);
+        with_open(&self.inner, async move |memory| {
+            let turn = decoded.map_err(throw)?;
+            let db = sessions_db(memory)?;
+            let (user, assistant) = db
+                .with(true, |c| {
+                    Sessions::on(c)?.record_turn(
+                        &turn.session,
+                        &turn.source,
+                        &turn.user,
+                        &turn.assistant,
+                        turn.time,
+                    )
+                })
+                .await
+                .map_err(throw)?;
+            memory.end_turn();
+            from_serde(&serde_json::json!({
+                "session": turn.session, "user": user, "assistant": assistant
+            }))
+        })
+    }
+
+    /// Finds past messages: `[{session, seq, role, time, snippet, score}]`,
+    /// best first. Options: `{session?, role?, source?, since?, until?,
+    /// limit?}`.
+    #[wasm_bindgen(js_name = sessionSearch, unchecked_return_type = "Promise<SessionHit[]>")]
+    pub fn session_search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SessionSearchOptions | undefined")]
+        options: JsValue,
+    ) -> Promise {
+        let args = to_string(&query, "query").and_then(|q| {
+            let mut args = session_args(
+                &options,
+                &["session", "role", "source", "since", "until", "limit"],
+            )?;
+            args.insert("query".into(), Value::String(q));
+            Ok(args)
+        });
+        self.session_call(args, |answer| answer.hits)
+    }
+
+    /// Reads a session's messages, whole: `{around?, before?, after?}`
+    /// (default: the first 20) → `[{session, seq, role, text, time}]`.
+    #[wasm_bindgen(js_name = sessionMessages, unchecked_return_type = "Promise<SessionMessage[]>")]
+    pub fn session_messages(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{around?: number, before?: number, after?: number} | undefined")]
+        options: JsValue,
+    ) -> Promise {
+        let args = to_string(&session, "session").and_then(|id| {
+            let mut args = session_args(&options, &["around", "before", "after"])?;
+            args.insert("session_id".into(), Value::String(id));
+            Ok(args)
+        });
+        self.session_call(args, |answer| answer.messages)
+    }
+
+    /// Recent sessions, newest first: `{offset?, limit?}` →
+    /// `[{id, title, source, started, ended, messages}]`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<SessionInfo[]>")]
+    pub fn sessions(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{offset?: number, limit?: number} | undefined")]
+        options: JsValue,
+    ) -> Promise {
+        self.session_call(session_args(&options, &["offset", "limit"]), |answer| {
+            answer.sessions
+        })
+    }
+
+    /// Runs a `session_search` tool call exactly as a model sent it; never
+    /// rejects because of what the model sent.
+    #[wasm_bindgen(js_name = sessionTool, unchecked_return_type = "Promise<SessionToolResult>")]
+    pub fn session_tool(&self, args: JsValue) -> Promise {
+        let decoded = to_json(&args);
+        with_open(&self.inner, async move |memory| {
+            let db = sessions_db(memory)?;
+            let answer = match decoded {
+                Ok(args) => db
+                    .with(false, |c| Ok(Sessions::on(c)?.tool(&args)))
+                    .await
+                    .map_err(throw)?,
+                Err(e) => crate::sessions::ToolAnswer::failed(e),
+            };
+            from_serde(&answer)
+        })
+    }
+
+    /// The `session_search` tool's definition `{name, description,
+    /// parameters}`.
+    #[wasm_bindgen(js_name = sessionToolSchema, unchecked_return_type = "ToolSchema")]
+    pub fn session_tool_schema() -> Result<JsValue, JsValue> {
+        from_serde(&crate::sessions::tool_schema())
+    }
+
+    /// Deletes a session and its messages; whether it existed.
+    #[wasm_bindgen(js_name = deleteSession, unchecked_return_type = "Promise<boolean>")]
+    pub fn delete_session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Promise {
+        let id = to_string(&id, "id");
+        with_open(&self.inner, async move |memory| {
+            let id = id.map_err(throw)?;
+            let db = sessions_db(memory)?;
+            let existed = db
+                .with(true, |c| Sessions::on(c)?.delete_session(&id))
+                .await
+                .map_err(throw)?;
+            Ok(existed.into())
+        })
+    }
+
+    /// Deletes every session and message; how many sessions there were.
+    #[wasm_bindgen(js_name = purgeSessions, unchecked_return_type = "Promise<number>")]
+    pub fn purge_sessions(&self) -> Promise {
+        with_open(&self.inner, async move |memory| {
+            let db = sessions_db(memory)?;
+            let n = db
+                .with(true, |c| Sessions::on(c)?.purge())
+                .await
+                .map_err(throw)?;
+            Ok((n as f64).into())
+        })
+    }
+
     /// Closes the memory; later calls reject with `closed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
-            inner.lock().await.take();
+            if let Some(memory) = inner.lock().await.take() {
+                if let Some(db) = memory.storage().db() {
+                    db.unsubscribe();
+                }
+            }
             Ok(JsValue::UNDEFINED)
         })
     }
+}
+
+impl JsMemory {
+    /// Runs a session call given as tool arguments; the part of the answer
+    /// `pick` takes is the result.
+    fn session_call<T: serde::Serialize + 'static>(
+        &self,
+        args: Result<serde_json::Map<String, Value>, Error>,
+        pick: fn(crate::sessions::ToolAnswer) -> Option<T>,
+    ) -> Promise {
+        with_open(&self.inner, async move |memory| {
+            let args = Value::Object(args.map_err(throw)?);
+            let db = sessions_db(memory)?;
+            let answer = db
+                .with(false, |c| Sessions::on(c)?.call(&args))
+                .await
+                .map_err(throw)?;
+            from_serde(&pick(answer))
+        })
+    }
+}
+
+/// Listens for other tabs' and workers' changes to this memory: a change
+/// refreshes the live state (the frozen prompt waits for startSession), a
+/// deletion closes it.
+async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
+    let weak = Rc::downgrade(inner);
+    let listener = Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
+        let Some(inner) = weak.upgrade() else { return };
+        let deleted = message.as_string().as_deref() == Some("deleted");
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut guard = inner.lock().await;
+            if deleted {
+                guard.take();
+            } else if let Some(memory) = guard.as_mut() {
+                // A failure here resurfaces on the next call.
+                let _ = memory.refresh().await;
+            }
+        });
+    });
+    let guard = inner.lock().await;
+    let db = guard.as_ref()?.storage().db()?;
+    if !db.persistent() {
+        return None;
+    }
+    db.subscribe(listener.as_ref().unchecked_ref());
+    Some(listener)
+}
+
+/// The database that holds the sessions.
+fn sessions_db(memory: &Memory<JsStorage>) -> Result<&BrowserDb, JsValue> {
+    memory.storage().db().ok_or_else(|| {
+        throw(Error::new(
+            ErrorKind::InvalidConfig,
+            "session search needs a mnemo database (storage \"memory\", \"opfs\", \
+             \"indexeddb\" or \"auto\"); with \"fs\" use the CLI's `mnemo sessions`, \
+             which keeps them in state.db",
+        ))
+    })
+}
+
+struct Turn {
+    session: String,
+    user: String,
+    assistant: String,
+    source: String,
+    time: i64,
+}
+
+fn decode_turn(turn: &JsValue) -> Result<Turn, Error> {
+    let Value::Object(map) = to_json(turn)? else {
+        return Err(Error::input(
+            "recordTurn expects {session, user, assistant, time?, source?}",
+        ));
+    };
+    let mut out = Turn {
+        session: String::new(),
+        user: String::new(),
+        assistant: String::new(),
+        source: "js".into(),
+        time: js_sys::Date::now() as i64,
+    };
+    for (key, v) in map {
+        match (key.as_str(), v) {
+            (_, Value::Null) => {}
+            ("session", Value::String(s)) => out.session = s,
+            ("user", Value::String(s)) => out.user = s,
+            ("assistant", Value::String(s)) => out.assistant = s,
+            ("source", Value::String(s)) => out.source = s,
+            ("time", Value::Number(n)) if n.as_i64().is_some_and(|t| t >= 0) => {
+                out.time = n.as_i64().unwrap_or(0)
+            }
+            ("session" | "user" | "assistant" | "source", _) => {
+                return Err(Error::input(format!("recordTurn: {key} must be a string")))
+            }
+            ("time", _) => {
+                return Err(Error::input(
+                    "recordTurn: time must be ms since the Unix epoch (a non-negative integer)",
+                ))
+            }
+            (other, _) => {
+                return Err(Error::input(format!(
+                    "recordTurn: unknown field {other:?}; expected session, user, assistant, time, source"
+                )))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Options of a session call as `session_search` tool arguments (the JS
+/// `session` option is the tool's `session_id`).
+fn session_args(
+    options: &JsValue,
+    allowed: &[&str],
+) -> Result<serde_json::Map<String, Value>, Error> {
+    let map = match to_json(options)? {
+        Value::Null => return Ok(Default::default()),
+        Value::Object(map) => map,
+        _ => return Err(Error::input("options must be an object")),
+    };
+    let mut out = serde_json::Map::new();
+    for (key, v) in map {
+        if !allowed.contains(&key.as_str()) {
+            return Err(Error::input(format!(
+                "unknown option {key:?}; expected {}",
+                allowed.join(", ")
+            )));
+        }
+        let key = if key == "session" { "session_id".into() } else { key };
+        out.insert(key, v);
+    }
+    Ok(out)
 }
 
 /// Default number of results of `search`.

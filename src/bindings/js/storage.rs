@@ -1,4 +1,5 @@
-//! Storage backends reachable from JS: in-memory blobs, and any adapter
+//! Storage backends reachable from JS: a SQLite database in memory, on
+//! OPFS or in IndexedDB ([`BrowserDb`]), and any adapter
 //! object with async `read(name)`, `write(name, data)`, `list()` and
 //! `delete(name)` (plus optional `lock()` / `unlock()`), which is how the
 //! Node `"fs"` storage, edge key-value stores and Durable Objects plug in.
@@ -9,12 +10,14 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::interop::message_of;
 use crate::error::{Error, Result};
-use crate::storage::{MemoryStorage, Storage};
+use super::browser::BrowserDb;
+use crate::storage::{Change, Storage};
 
 /// The storage of a JS-side memory.
 pub enum JsStorage {
-    /// Blobs in wasm memory (lost on reload).
-    Memory(MemoryStorage),
+    /// A SQLite database: in memory (lost on reload), on OPFS or in
+    /// IndexedDB. Holds the sessions too.
+    Db(BrowserDb),
     /// A JS adapter object; `kind` is reported by `status()`.
     Host {
         /// The adapter.
@@ -29,9 +32,12 @@ fn now() -> u64 {
 }
 
 impl JsStorage {
-    /// In-memory storage with the JS clock.
-    pub fn memory() -> JsStorage {
-        JsStorage::Memory(MemoryStorage::with_clock(now))
+    /// The database, when this storage has one (not for adapters).
+    pub fn db(&self) -> Option<&BrowserDb> {
+        match self {
+            JsStorage::Db(db) => Some(db),
+            JsStorage::Host { .. } => None,
+        }
     }
 
     /// Checks that `adapter` has the four required methods.
@@ -125,13 +131,13 @@ fn string_bytes(s: &JsString) -> Vec<u8> {
 impl Storage for JsStorage {
     fn kind(&self) -> &str {
         match self {
-            JsStorage::Memory(_) => "memory",
+            JsStorage::Db(db) => db.kind(),
             JsStorage::Host { kind, .. } => kind,
         }
     }
 
     async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
-        if let JsStorage::Memory(m) = self {
+        if let JsStorage::Db(m) = self {
             return m.read(name).await;
         }
         let value = self
@@ -156,7 +162,7 @@ impl Storage for JsStorage {
     }
 
     async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
-        if let JsStorage::Memory(m) = self {
+        if let JsStorage::Db(m) = self {
             return m.write(name, data).await;
         }
         let value: JsValue = match std::str::from_utf8(data) {
@@ -167,14 +173,14 @@ impl Storage for JsStorage {
     }
 
     async fn delete(&self, name: &str) -> Result<()> {
-        if let JsStorage::Memory(m) = self {
+        if let JsStorage::Db(m) = self {
             return m.delete(name).await;
         }
         self.call("delete", &[name.into()]).await.map(|_| ())
     }
 
     async fn list(&self) -> Result<Vec<String>> {
-        if let JsStorage::Memory(m) = self {
+        if let JsStorage::Db(m) = self {
             return m.list().await;
         }
         let value = self.call("list", &[]).await?.unwrap_or(JsValue::UNDEFINED);
@@ -186,12 +192,32 @@ impl Storage for JsStorage {
         Ok(array.iter().filter_map(|v| v.as_string()).collect())
     }
 
+    async fn commit(&self, changes: &[Change]) -> Result<()> {
+        match self {
+            JsStorage::Db(db) => db.commit(changes).await,
+            JsStorage::Host { .. } => crate::storage::journal_commit(self, changes).await,
+        }
+    }
+
+    async fn recover(&self) -> Result<()> {
+        match self {
+            JsStorage::Db(_) => Ok(()),
+            JsStorage::Host { .. } => crate::storage::journal_recover(self).await,
+        }
+    }
+
     async fn lock(&self) -> Result<()> {
-        self.call("lock", &[]).await.map(|_| ())
+        match self {
+            JsStorage::Db(db) => db.lock().await,
+            JsStorage::Host { .. } => self.call("lock", &[]).await.map(|_| ()),
+        }
     }
 
     async fn unlock(&self) -> Result<()> {
-        self.call("unlock", &[]).await.map(|_| ())
+        match self {
+            JsStorage::Db(db) => db.unlock().await,
+            JsStorage::Host { .. } => self.call("unlock", &[]).await.map(|_| ()),
+        }
     }
 
     fn now_ms(&self) -> u64 {

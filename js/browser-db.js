@@ -1,0 +1,230 @@
+// Browser glue for mnemo's persistent storage: Web Locks, IndexedDB records,
+// OPFS directory removal and listing, BroadcastChannel. The storage logic is
+// in Rust (src/bindings/js/browser.rs); these are the calls it cannot make
+// without a pile of web-sys bindings.
+//
+// Layout on an origin, per memory name N:
+//   OPFS: directory "mnemo/N" (an opfs-sahpool pool holding N's database)
+//   IndexedDB: database "mnemo:N", object store "db", keys "version" and
+//   "image" (a serialized SQLite database)
+//   Web Lock "mnemo:N" serialises writers across tabs and workers;
+//   BroadcastChannel "mnemo:N" tells the others that something changed.
+
+const PREFIX = "mnemo:";
+const OPFS_ROOT = "mnemo";
+
+function fail(code, message, cause) {
+  const e = new Error(message);
+  e.code = code;
+  if (cause !== undefined) e.cause = cause;
+  return e;
+}
+
+/** Whether this context can use OPFS sync access handles (a dedicated worker). */
+export function opfsAvailable() {
+  return (
+    typeof globalThis.DedicatedWorkerGlobalScope !== "undefined" &&
+    globalThis instanceof globalThis.DedicatedWorkerGlobalScope &&
+    typeof globalThis.FileSystemSyncAccessHandle !== "undefined" &&
+    typeof globalThis.navigator?.storage?.getDirectory === "function"
+  );
+}
+
+/** Whether IndexedDB can be opened here. */
+export function idbAvailable() {
+  return typeof globalThis.indexedDB?.open === "function";
+}
+
+/**
+ * Takes the writers' lock of memory `name`; resolves to a function that
+ * releases it.
+ */
+export function lockAcquire(name) {
+  const locks = globalThis.navigator?.locks;
+  if (!locks) {
+    // No Web Locks (a non-browser host): only this context writes.
+    return Promise.resolve(() => {});
+  }
+  return new Promise((resolve, reject) => {
+    locks
+      .request(PREFIX + name, () => new Promise((release) => resolve(release)))
+      .catch((e) => reject(fail("storage", `Web Lock ${PREFIX + name} failed: ${e?.message ?? e}`, e)));
+  });
+}
+
+function idbError(what, e) {
+  const name = e?.name ?? "";
+  if (name === "QuotaExceededError") {
+    return fail("storage", `browser storage quota exceeded while ${what}; nothing was changed`, e);
+  }
+  if (name === "InvalidStateError" || name === "SecurityError" || name === "UnknownError") {
+    return fail(
+      "storage",
+      `IndexedDB is unavailable here (${name}; private browsing or blocked site data?) while ${what}`,
+      e,
+    );
+  }
+  return fail("storage", `IndexedDB failed while ${what}: ${e?.message ?? e}`, e);
+}
+
+function idbOpen(name) {
+  return new Promise((resolve, reject) => {
+    let req;
+    try {
+      req = indexedDB.open(PREFIX + name, 1);
+    } catch (e) {
+      reject(idbError("opening the database", e));
+      return;
+    }
+    req.onupgradeneeded = () => req.result.createObjectStore("db");
+    req.onsuccess = () => {
+      const db = req.result;
+      // Another tab deleting this memory must not wait for us.
+      db.onversionchange = () => db.close();
+      resolve(db);
+    };
+    req.onerror = () => reject(idbError("opening the database", req.error));
+    req.onblocked = () =>
+      reject(fail("locked", `IndexedDB database ${PREFIX + name} is blocked by another tab`));
+  });
+}
+
+function idbRequest(req, what) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(idbError(what, req.error));
+  });
+}
+
+/** The change counter stored with the image, or -1 when there is none. */
+export async function idbVersion(name) {
+  const db = await idbOpen(name);
+  try {
+    const tx = db.transaction("db", "readonly");
+    const v = await idbRequest(tx.objectStore("db").get("version"), "reading the version");
+    return typeof v === "number" ? v : -1;
+  } finally {
+    db.close();
+  }
+}
+
+/** The stored image `{version, bytes}`, or null. */
+export async function idbLoad(name) {
+  const db = await idbOpen(name);
+  try {
+    const store = db.transaction("db", "readonly").objectStore("db");
+    const [version, bytes] = await Promise.all([
+      idbRequest(store.get("version"), "reading the version"),
+      idbRequest(store.get("image"), "reading the database"),
+    ]);
+    if (typeof version !== "number" || !(bytes instanceof Uint8Array)) return null;
+    return { version, bytes };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Stores the image and its version in one transaction; resolves once the
+ * browser reports it durable ("strict" durability where supported).
+ */
+export async function idbSave(name, version, bytes) {
+  const db = await idbOpen(name);
+  try {
+    await new Promise((resolve, reject) => {
+      let tx;
+      try {
+        tx = db.transaction("db", "readwrite", { durability: "strict" });
+      } catch {
+        tx = db.transaction("db", "readwrite");
+      }
+      const store = tx.objectStore("db");
+      store.put(bytes, "image");
+      store.put(version, "version");
+      tx.oncomplete = () => resolve();
+      tx.onabort = () => reject(idbError("saving the database", tx.error));
+      tx.onerror = () => {};
+    });
+  } finally {
+    db.close();
+  }
+}
+
+async function opfsRoot(create) {
+  const root = await navigator.storage.getDirectory();
+  return root.getDirectoryHandle(OPFS_ROOT, { create });
+}
+
+/** Names of the memories stored on this origin (OPFS and IndexedDB). */
+export async function listMemories() {
+  const names = new Set();
+  if (typeof globalThis.navigator?.storage?.getDirectory === "function") {
+    try {
+      const dir = await opfsRoot(false);
+      for await (const [entry, handle] of dir.entries()) {
+        if (handle.kind === "directory") names.add(entry);
+      }
+    } catch (e) {
+      if (e?.name !== "NotFoundError") throw fail("storage", `listing OPFS failed: ${e?.message ?? e}`, e);
+    }
+  }
+  if (typeof globalThis.indexedDB?.databases === "function") {
+    for (const db of await indexedDB.databases()) {
+      if (db.name?.startsWith(PREFIX)) names.add(db.name.slice(PREFIX.length));
+    }
+  }
+  return [...names].sort();
+}
+
+/**
+ * Removes every byte of memory `name` from this origin (its OPFS pool
+ * directory and its IndexedDB database); resolves to what was removed.
+ */
+export async function removeMemory(name) {
+  const removed = [];
+  if (typeof globalThis.navigator?.storage?.getDirectory === "function") {
+    try {
+      const dir = await opfsRoot(false);
+      await dir.removeEntry(name, { recursive: true });
+      removed.push("opfs");
+    } catch (e) {
+      if (e?.name === "NoModificationAllowedError" || e?.name === "InvalidStateError") {
+        throw fail("locked", `memory ${name} is open with OPFS in another tab or worker; close it first`, e);
+      }
+      if (e?.name !== "NotFoundError") throw fail("storage", `removing OPFS data failed: ${e?.message ?? e}`, e);
+    }
+  }
+  if (idbAvailable()) {
+    const existed =
+      typeof indexedDB.databases !== "function" ||
+      (await indexedDB.databases()).some((d) => d.name === PREFIX + name);
+    if (existed) {
+      await new Promise((resolve, reject) => {
+        const req = indexedDB.deleteDatabase(PREFIX + name);
+        req.onsuccess = () => resolve();
+        req.onerror = () => reject(idbError("deleting the database", req.error));
+        req.onblocked = () => {};
+      });
+      removed.push("indexeddb");
+    }
+  }
+  return removed;
+}
+
+/** A BroadcastChannel for memory `name` calling `onMessage(data)`; null where there is none. */
+export function channelOpen(name, onMessage) {
+  if (typeof globalThis.BroadcastChannel !== "function") return null;
+  const channel = new BroadcastChannel(PREFIX + name);
+  channel.onmessage = (event) => onMessage(event.data);
+  return channel;
+}
+
+/** Sends `data` to the other contexts of memory `name`. */
+export function channelPost(channel, data) {
+  channel?.postMessage(data);
+}
+
+/** Stops listening. */
+export function channelClose(channel) {
+  channel?.close();
+}

@@ -1,0 +1,498 @@
+//! Persistent storage in a browser: one SQLite database per memory name
+//! (the layout of [`crate::db`]), kept on OPFS through the `opfs-sahpool`
+//! VFS (dedicated workers only) or as a serialized image in IndexedDB; the
+//! in-memory backend uses the same database without persisting it.
+//!
+//! Several tabs and workers of one origin share a memory through a Web Lock
+//! per name: [`Storage::lock`] takes it, brings this context's database up
+//! to date (the IndexedDB image is reloaded when its version moved; the
+//! OPFS pool is resumed, so its file handles are held only while locked),
+//! and [`Storage::unlock`] persists, releases and tells the other contexts
+//! through a BroadcastChannel. Reads outside a lock take it for themselves.
+//! A commit's promise resolves only once SQLite (OPFS) or IndexedDB
+//! ("strict" durability) has the data.
+
+use std::cell::{Cell, RefCell};
+
+use js_sys::{Function, Promise, Uint8Array};
+use rusqlite::{Connection, OpenFlags};
+use sqlite_wasm_vfs::sahpool::{install, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::JsFuture;
+
+use super::interop::message_of;
+use crate::db::{self, sql_error};
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::{Change, Storage};
+
+#[wasm_bindgen(module = "/js/browser-db.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = opfsAvailable)]
+    fn opfs_available() -> bool;
+    #[wasm_bindgen(js_name = idbAvailable)]
+    fn idb_available() -> bool;
+    #[wasm_bindgen(js_name = lockAcquire)]
+    fn lock_acquire(name: &str) -> Promise;
+    #[wasm_bindgen(js_name = idbVersion)]
+    fn idb_version(name: &str) -> Promise;
+    #[wasm_bindgen(js_name = idbLoad)]
+    fn idb_load(name: &str) -> Promise;
+    #[wasm_bindgen(js_name = idbSave)]
+    fn idb_save(name: &str, version: f64, bytes: &Uint8Array) -> Promise;
+    #[wasm_bindgen(js_name = listMemories)]
+    fn list_memories() -> Promise;
+    #[wasm_bindgen(js_name = removeMemory)]
+    fn remove_memory(name: &str) -> Promise;
+    #[wasm_bindgen(js_name = channelOpen)]
+    fn channel_open(name: &str, on_message: &Function) -> JsValue;
+    #[wasm_bindgen(js_name = channelPost)]
+    fn channel_post(channel: &JsValue, data: &JsValue);
+    #[wasm_bindgen(js_name = channelClose)]
+    fn channel_close(channel: &JsValue);
+}
+
+/// Where the database lives.
+pub enum Backend {
+    /// In wasm memory only (lost on reload).
+    Memory,
+    /// OPFS through an opfs-sahpool pool of its own (`mnemo/<name>`).
+    Opfs(OpfsSAHPoolUtil),
+    /// A serialized image in IndexedDB database `mnemo:<name>`.
+    IndexedDb,
+}
+
+/// Which backend `storage: "auto"` resolves to here.
+pub fn auto_backend() -> &'static str {
+    if opfs_available() {
+        "opfs"
+    } else if idb_available() {
+        "indexeddb"
+    } else {
+        "memory"
+    }
+}
+
+/// Checks a memory name: it becomes an OPFS directory, an IndexedDB
+/// database name and a lock name.
+pub fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.starts_with('.');
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::new(
+            ErrorKind::InvalidConfig,
+            format!(
+                "memory name {name:?} must be 1 to 64 of A-Z a-z 0-9 - _ . (not starting with a dot)"
+            ),
+        ))
+    }
+}
+
+const DB_FILE: &str = "/mnemo.db";
+
+async fn wait(promise: Promise) -> Result<JsValue> {
+    JsFuture::from(promise).await.map_err(js_error)
+}
+
+/// A JS failure (a `{code, message}` from browser-db.js or anything else).
+fn js_error(thrown: JsValue) -> Error {
+    let kind = js_sys::Reflect::get(&thrown, &"code".into())
+        .ok()
+        .and_then(|c| c.as_string())
+        .and_then(|c| ErrorKind::from_code(&c))
+        .unwrap_or(ErrorKind::Storage);
+    Error::new(kind, message_of(&thrown))
+}
+
+fn opfs_error(what: &str, e: OpfsSAHError) -> Error {
+    let kind = match e {
+        OpfsSAHError::Opfs { .. } | OpfsSAHError::DirectoryInUse(_) | OpfsSAHError::Busy => {
+            ErrorKind::Locked
+        }
+        _ => ErrorKind::Storage,
+    };
+    let hint = if kind == ErrorKind::Locked {
+        " (is this memory open with OPFS by an older mnemo or another program in this origin?)"
+    } else {
+        ""
+    };
+    Error::new(kind, format!("OPFS {what} failed: {e}{hint}"))
+}
+
+/// One memory's database in this browser context.
+pub struct BrowserDb {
+    name: String,
+    backend: Backend,
+    /// Open while locked (OPFS) or always (memory, IndexedDB).
+    conn: RefCell<Option<Connection>>,
+    /// The change counter this context's database was loaded at.
+    seen: Cell<i64>,
+    /// Releases the Web Lock while held.
+    release: RefCell<Option<Function>>,
+    /// Nesting of `lock()` calls.
+    depth: Cell<u32>,
+    /// Whether something was committed under the current lock.
+    dirty: Cell<bool>,
+    channel: RefCell<JsValue>,
+}
+
+impl BrowserDb {
+    /// Opens memory `name` on `kind` (`memory`, `opfs`, `indexeddb`).
+    pub async fn open(name: &str, kind: &str) -> Result<BrowserDb> {
+        check_name(name)?;
+        let backend = match kind {
+            "memory" => Backend::Memory,
+            "indexeddb" => {
+                if !idb_available() {
+                    return Err(Error::new(
+                        ErrorKind::Storage,
+                        "IndexedDB is not available in this context (private browsing, or not a browser)",
+                    ));
+                }
+                Backend::IndexedDb
+            }
+            "opfs" => {
+                if !opfs_available() {
+                    return Err(Error::new(
+                        ErrorKind::InvalidConfig,
+                        "storage \"opfs\" runs only in a dedicated Worker (OPFS sync access \
+                         handles exist nowhere else); in a page import \"mnemo/browser\", which \
+                         starts the worker itself, or use \"indexeddb\"",
+                    ));
+                }
+                // Pools are per name so that `delete(name)` removes one
+                // directory and a tab holds only the files it needs.
+                let release = wait(lock_acquire(name)).await?;
+                let cfg = OpfsSAHPoolCfgBuilder::new()
+                    .vfs_name(&format!("mnemo-{name}"))
+                    .directory(&format!("mnemo/{name}"))
+                    .initial_capacity(4)
+                    .build();
+                let installed = install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await;
+                let util = match installed {
+                    Ok(util) => {
+                        let resumed = if util.is_paused() {
+                            util.resume().await
+                        } else {
+                            Ok(())
+                        };
+                        resumed.map(|_| util)
+                    }
+                    Err(e) => Err(e),
+                };
+                let _ = release.dyn_ref::<Function>().map(|f| f.call0(&JsValue::NULL));
+                let util = util.map_err(|e| opfs_error("open", e))?;
+                // The first open holds the handles; from here on they are
+                // held only under the lock.
+                util.pause().map_err(|e| opfs_error("pause", e))?;
+                Backend::Opfs(util)
+            }
+            other => {
+                return Err(Error::new(
+                    ErrorKind::InvalidConfig,
+                    format!("unknown browser storage {other:?}"),
+                ))
+            }
+        };
+        let db = BrowserDb {
+            name: name.to_string(),
+            backend,
+            conn: RefCell::new(None),
+            seen: Cell::new(-1),
+            release: RefCell::new(None),
+            depth: Cell::new(0),
+            dirty: Cell::new(false),
+            channel: RefCell::new(JsValue::NULL),
+        };
+        if let Backend::Memory = db.backend {
+            let conn = Connection::open_in_memory().map_err(sql_error)?;
+            db::prepare(&conn)?;
+            *db.conn.borrow_mut() = Some(conn);
+        } else {
+            // Load (or create) once, so a damaged or newer database is
+            // reported by open().
+            db.lock().await?;
+            db.unlock().await?;
+        }
+        Ok(db)
+    }
+
+    /// Whether this database outlives the page.
+    pub fn persistent(&self) -> bool {
+        !matches!(self.backend, Backend::Memory)
+    }
+
+    /// Listens for other contexts' changes: `on_change` runs after another
+    /// tab or worker committed, `on_deleted` when it deleted this memory.
+    pub fn subscribe(&self, on_message: &Function) {
+        if self.persistent() {
+            *self.channel.borrow_mut() = channel_open(&self.name, on_message);
+        }
+    }
+
+    /// Stops listening (on close).
+    pub fn unsubscribe(&self) {
+        channel_close(&self.channel.replace(JsValue::NULL));
+    }
+
+    async fn load(&self) -> Result<()> {
+        match &self.backend {
+            Backend::Memory => Ok(()),
+            Backend::Opfs(util) => {
+                util.resume().await.map_err(|e| opfs_error("resume", e))?;
+                let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+                    | OpenFlags::SQLITE_OPEN_CREATE
+                    | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+                let opened = Connection::open_with_flags_and_vfs(
+                    DB_FILE,
+                    flags,
+                    format!("mnemo-{}", self.name).as_str(),
+                )
+                .map_err(sql_error)
+                .and_then(|conn| {
+                    db::prepare(&conn)?;
+                    Ok(conn)
+                });
+                match opened {
+                    Ok(conn) => {
+                        *self.conn.borrow_mut() = Some(conn);
+                        Ok(())
+                    }
+                    Err(e) => {
+                        let _ = util.pause();
+                        Err(e)
+                    }
+                }
+            }
+            Backend::IndexedDb => {
+                let stored = wait(idb_version(&self.name)).await?.as_f64().unwrap_or(-1.0) as i64;
+                let loaded = self.conn.borrow().is_some();
+                if loaded && stored == self.seen.get() {
+                    return Ok(());
+                }
+                let image = wait(idb_load(&self.name)).await?;
+                let mut conn = Connection::open_in_memory().map_err(sql_error)?;
+                if !image.is_null() && !image.is_undefined() {
+                    let bytes = js_sys::Reflect::get(&image, &"bytes".into())
+                        .ok()
+                        .and_then(|b| b.dyn_into::<Uint8Array>().ok())
+                        .map(|b| b.to_vec())
+                        .unwrap_or_default();
+                    let len = bytes.len();
+                    conn.deserialize_read_exact("main", &bytes[..], len, false)
+                        .map_err(sql_error)?;
+                }
+                db::prepare(&conn)?;
+                self.seen.set(db::version(&conn)?);
+                *self.conn.borrow_mut() = Some(conn);
+                Ok(())
+            }
+        }
+    }
+
+    /// Persists after a commit (IndexedDB: the whole image, durably). On
+    /// failure the in-memory copy is dropped so the next lock reloads the
+    /// last durable state: a failed write changes nothing.
+    async fn persist(&self) -> Result<()> {
+        if !matches!(self.backend, Backend::IndexedDb) {
+            return Ok(());
+        }
+        let (version, bytes) = {
+            let mut guard = self.conn.borrow_mut();
+            let conn = guard.as_mut().ok_or_else(not_loaded)?;
+            let version = db::version(conn)?;
+            let data = conn.serialize("main").map_err(sql_error)?;
+            (version, Uint8Array::from(&data[..]))
+        };
+        match wait(idb_save(&self.name, version as f64, &bytes)).await {
+            Ok(_) => {
+                self.seen.set(version);
+                Ok(())
+            }
+            Err(e) => {
+                self.conn.borrow_mut().take();
+                self.seen.set(-1);
+                Err(e)
+            }
+        }
+    }
+
+    /// Runs `f` on the database under the lock (taken here when the caller
+    /// does not hold it); `write` persists and announces the change.
+    pub async fn with<R>(
+        &self,
+        write: bool,
+        f: impl FnOnce(&Connection) -> Result<R>,
+    ) -> Result<R> {
+        self.lock().await?;
+        let result = {
+            let guard = self.conn.borrow();
+            match guard.as_ref() {
+                Some(conn) => f(conn),
+                None => Err(not_loaded()),
+            }
+        };
+        let result = match result {
+            Ok(r) if write => {
+                self.dirty.set(true);
+                self.persist().await.map(|_| r)
+            }
+            other => other,
+        };
+        let unlocked = self.unlock().await;
+        let r = result?;
+        unlocked?;
+        Ok(r)
+    }
+
+    /// Everything this origin stores for memory names: `list()`.
+    pub async fn list_all() -> Result<Vec<String>> {
+        let names = wait(list_memories()).await?;
+        Ok(js_sys::Array::from(&names)
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect())
+    }
+
+    /// Removes every byte of memory `name` (OPFS and IndexedDB) under its
+    /// lock; returns the backends that held data.
+    pub async fn remove_all(name: &str) -> Result<Vec<String>> {
+        check_name(name)?;
+        let release = wait(lock_acquire(name)).await?;
+        // A pool of this worker must let go of its files first.
+        let vfs = format!("mnemo-{name}");
+        let cfg = OpfsSAHPoolCfgBuilder::new()
+            .vfs_name(&vfs)
+            .directory(&format!("mnemo/{name}"))
+            .build();
+        let mut outcome = Ok(());
+        if opfs_available() {
+            if let Ok(util) = install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await {
+                // SAFETY: no connection of this pool is open outside a lock
+                // (we hold the lock), and the pool is not used afterwards:
+                // a memory still open on it fails with a clear error.
+                outcome = unsafe { util.uninstall() }.map_err(|e| opfs_error("close", e));
+            }
+        }
+        let removed = match outcome {
+            Ok(()) => wait(remove_memory(name)).await,
+            Err(e) => Err(e),
+        };
+        let _ = release.dyn_ref::<Function>().map(|f| f.call0(&JsValue::NULL));
+        let removed = removed?;
+        let channel = channel_open(name, &Function::new_no_args(""));
+        channel_post(&channel, &"deleted".into());
+        channel_close(&channel);
+        Ok(js_sys::Array::from(&removed)
+            .iter()
+            .filter_map(|v| v.as_string())
+            .collect())
+    }
+}
+
+fn not_loaded() -> Error {
+    Error::storage("the memory's database is not loaded (an earlier write failed); try again")
+}
+
+impl Storage for BrowserDb {
+    fn kind(&self) -> &str {
+        match self.backend {
+            Backend::Memory => "memory",
+            Backend::Opfs(_) => "opfs",
+            Backend::IndexedDb => "indexeddb",
+        }
+    }
+
+    async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
+        self.with(false, |c| db::read_blob(c, name)).await
+    }
+
+    async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
+        self.commit(&[Change::Write {
+            name: name.to_string(),
+            data: data.to_vec(),
+        }])
+        .await
+    }
+
+    async fn delete(&self, name: &str) -> Result<()> {
+        self.commit(&[Change::Delete {
+            name: name.to_string(),
+        }])
+        .await
+    }
+
+    async fn list(&self) -> Result<Vec<String>> {
+        self.with(false, db::blob_names).await
+    }
+
+    async fn commit(&self, changes: &[Change]) -> Result<()> {
+        self.with(true, |c| db::commit_blobs(c, changes)).await
+    }
+
+    async fn recover(&self) -> Result<()> {
+        // SQLite's own journal finishes or rolls back an interrupted write.
+        Ok(())
+    }
+
+    async fn lock(&self) -> Result<()> {
+        if matches!(self.backend, Backend::Memory) {
+            return Ok(());
+        }
+        let depth = self.depth.get();
+        self.depth.set(depth + 1);
+        if depth > 0 {
+            return Ok(());
+        }
+        let taken = async {
+            let release = wait(lock_acquire(&self.name)).await?;
+            *self.release.borrow_mut() = release.dyn_into::<Function>().ok();
+            self.load().await
+        }
+        .await;
+        if let Err(e) = taken {
+            self.depth.set(0);
+            self.release_lock();
+            return Err(e);
+        }
+        Ok(())
+    }
+
+    async fn unlock(&self) -> Result<()> {
+        if matches!(self.backend, Backend::Memory) {
+            return Ok(());
+        }
+        let depth = self.depth.get().saturating_sub(1);
+        self.depth.set(depth);
+        if depth > 0 {
+            return Ok(());
+        }
+        let mut paused = Ok(());
+        if let Backend::Opfs(util) = &self.backend {
+            self.conn.borrow_mut().take();
+            paused = util.pause().map_err(|e| opfs_error("pause", e));
+        }
+        self.release_lock();
+        if self.dirty.replace(false) {
+            channel_post(&self.channel.borrow(), &"changed".into());
+        }
+        paused
+    }
+
+    fn now_ms(&self) -> u64 {
+        js_sys::Date::now() as u64
+    }
+}
+
+impl BrowserDb {
+    fn release_lock(&self) {
+        if let Some(release) = self.release.borrow_mut().take() {
+            let _ = release.call0(&JsValue::NULL);
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! The state database: one SQLite schema for everything mnemo keeps beside
+//! (or, in a browser, instead of) the Markdown files.
+//!
+//! Natively it is `state.db` in the memories directory and holds the
+//! sessions. In a browser it is the whole memory: the `blobs` table holds the
+//! Markdown text of both stores and the sidecar state under the same names
+//! the directory backend uses as file names, so one transaction covers a
+//! write and everything derived from it, and `exportMarkdown()` gives back
+//! exactly the files the CLI reads. `meta.version` counts committed changes,
+//! which is how another tab or worker learns that its view is stale.
+//!
+//! The schema version is `PRAGMA user_version`. A database written by a
+//! newer mnemo is refused, never downgraded.
+
+use std::cell::RefCell;
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::{Change, Storage};
+
+/// Schema version this build reads and writes (`PRAGMA user_version`):
+/// 1 had the sessions only, 2 added `blobs` and `meta`.
+pub const SCHEMA_VERSION: i64 = 2;
+
+/// A SQLite error as a mnemo error: a full disk or quota, a corrupt file
+/// and a busy database each get a message that says what happened.
+pub fn sql_error(e: rusqlite::Error) -> Error {
+    use rusqlite::ffi::ErrorCode;
+    let code = match &e {
+        rusqlite::Error::SqliteFailure(f, _) => Some(f.code),
+        _ => None,
+    };
+    match code {
+        Some(ErrorCode::DiskFull) => Error::new(
+            ErrorKind::Storage,
+            format!(
+                "storage is full (disk or browser quota exceeded); nothing was changed: {e}"
+            ),
+        ),
+        Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => Error::new(
+            ErrorKind::StoreDamaged,
+            format!(
+                "the state database is damaged ({e}); it is kept as it is. Export what can \
+                 be read, or recover from the Markdown text"
+            ),
+        ),
+        Some(ErrorCode::DatabaseBusy | ErrorCode::DatabaseLocked) => Error::new(
+            ErrorKind::Locked,
+            format!("the state database is busy with another writer: {e}"),
+        ),
+        _ => Error::storage(format!("state database: {e}")),
+    }
+}
+
+/// Creates the schema in `conn` when it is missing, upgrades an older one,
+/// and refuses a database from a newer mnemo.
+pub fn prepare(conn: &Connection) -> Result<()> {
+    let version: i64 = conn
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .map_err(sql_error)?;
+    if version > SCHEMA_VERSION {
+        return Err(Error::new(
+            ErrorKind::StoreDamaged,
+            format!(
+                "this memory was written by a newer mnemo (schema {version}; this one knows \
+                 {SCHEMA_VERSION}); it is left untouched: open it with that version"
+            ),
+        ));
+    }
+    if version == SCHEMA_VERSION {
+        return Ok(());
+    }
+    conn.execute_batch(
+        "BEGIN;
+         CREATE TABLE IF NOT EXISTS blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL);
+         CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+         INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0);
+         CREATE TABLE IF NOT EXISTS sessions (
+             id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL,
+             started INTEGER NOT NULL, ended INTEGER NOT NULL, messages INTEGER NOT NULL);
+         CREATE TABLE IF NOT EXISTS messages (
+             id INTEGER PRIMARY KEY,
+             session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+             seq INTEGER NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
+             time INTEGER NOT NULL, UNIQUE (session, seq));
+         CREATE INDEX IF NOT EXISTS messages_time ON messages(time);
+         CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
+             terms, tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\");
+         CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, 'row');
+         PRAGMA user_version = 2;
+         COMMIT;",
+    )
+    .map_err(|e| {
+        let _ = conn.execute_batch("ROLLBACK");
+        sql_error(e)
+    })
+}
+
+/// The change counter: bumped by every commit of blobs or sessions.
+pub fn version(conn: &Connection) -> Result<i64> {
+    conn.query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| {
+        r.get(0)
+    })
+    .optional()
+    .map_err(sql_error)
+    .map(|v| v.unwrap_or(0))
+}
+
+/// Bumps the change counter (inside the caller's transaction).
+pub fn bump(conn: &Connection) -> Result<()> {
+    conn.execute(
+        "UPDATE meta SET value = value + 1 WHERE key = 'version'",
+        [],
+    )
+    .map(|_| ())
+    .map_err(sql_error)
+}
+
+/// Reads blob `name`.
+pub fn read_blob(conn: &Connection, name: &str) -> Result<Option<Vec<u8>>> {
+    conn.query_row("SELECT data FROM blobs WHERE name = ?1", [name], |r| {
+        r.get(0)
+    })
+    .optional()
+    .map_err(sql_error)
+}
+
+/// Names of all blobs, sorted.
+pub fn blob_names(conn: &Connection) -> Result<Vec<String>> {
+    let mut stmt = conn
+        .prepare_cached("SELECT name FROM blobs ORDER BY name")
+        .map_err(sql_error)?;
+    let names = stmt
+        .query_map([], |r| r.get(0))
+        .map_err(sql_error)?
+        .collect::<std::result::Result<Vec<String>, _>>()
+        .map_err(sql_error)?;
+    Ok(names)
+}
+
+/// Applies `changes` in one transaction and bumps the change counter.
+pub fn commit_blobs(conn: &Connection, changes: &[Change]) -> Result<()> {
+    let tx = conn.unchecked_transaction().map_err(sql_error)?;
+    for change in changes {
+        match change {
+            Change::Write { name, data } => tx
+                .execute(
+                    "INSERT INTO blobs (name, data) VALUES (?1, ?2)
+                     ON CONFLICT(name) DO UPDATE SET data = excluded.data",
+                    params![name, data],
+                )
+                .map_err(sql_error)?,
+            Change::Delete { name } => tx
+                .execute("DELETE FROM blobs WHERE name = ?1", [name])
+                .map_err(sql_error)?,
+        };
+    }
+    bump(&tx)?;
+    tx.commit().map_err(sql_error)
+}
+
+/// A [`Storage`] whose blobs live in a SQLite database (the browser layout,
+/// usable natively for tests and tools). Every commit is one transaction,
+/// so no journal is needed.
+pub struct SqliteStorage {
+    conn: RefCell<Connection>,
+    clock: fn() -> u64,
+}
+
+impl std::fmt::Debug for SqliteStorage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SqliteStorage")
+    }
+}
+
+impl SqliteStorage {
+    /// Storage in `conn` (its schema prepared first), with `clock` for
+    /// timestamps.
+    pub fn new(conn: Connection, clock: fn() -> u64) -> Result<SqliteStorage> {
+        prepare(&conn)?;
+        Ok(SqliteStorage {
+            conn: RefCell::new(conn),
+            clock,
+        })
+    }
+
+    /// Storage in a fresh in-memory database.
+    pub fn in_memory() -> Result<SqliteStorage> {
+        SqliteStorage::new(
+            Connection::open_in_memory().map_err(sql_error)?,
+            crate::storage::system_clock,
+        )
+    }
+
+    /// The database, for the session store and for snapshots.
+    pub fn connection(&self) -> std::cell::Ref<'_, Connection> {
+        self.conn.borrow()
+    }
+
+    /// The database, mutably (serialize/deserialize need it).
+    pub fn connection_mut(&self) -> std::cell::RefMut<'_, Connection> {
+        self.conn.borrow_mut()
+    }
+}
+
+impl Storage for SqliteStorage {
+    fn kind(&self) -> &str {
+        "sqlite"
+    }
+
+    async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
+        read_blob(&self.conn.borrow(), name)
+    }
+
+    async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
+        self.commit(&[Change::Write {
+            name: name.to_string(),
+            data: data.to_vec(),
+        }])
+        .await
+    }
+
+    async fn delete(&self, name: &str) -> Result<()> {
+        self.commit(&[Change::Delete {
+            name: name.to_string(),
+        }])
+        .await
+    }
+
+    async fn list(&self) -> Result<Vec<String>> {
+        blob_names(&self.conn.borrow())
+    }
+
+    async fn commit(&self, changes: &[Change]) -> Result<()> {
+        commit_blobs(&self.conn.borrow(), changes)
+    }
+
+    async fn recover(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn now_ms(&self) -> u64 {
+        (self.clock)()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::storage::run_ready;
+
+    #[test]
+    fn blobs_commit_atomically_and_count_versions() {
+        let s = SqliteStorage::in_memory().unwrap();
+        assert_eq!(version(&s.connection()).unwrap(), 0);
+        run_ready(s.commit(&[
+            Change::Write {
+                name: "MEMORY.md".into(),
+                data: b"a".to_vec(),
+            },
+            Change::Write {
+                name: "USER.md".into(),
+                data: b"b".to_vec(),
+            },
+        ]))
+        .unwrap();
+        assert_eq!(version(&s.connection()).unwrap(), 1);
+        assert_eq!(
+            run_ready(s.list()).unwrap(),
+            vec!["MEMORY.md".to_string(), "USER.md".to_string()]
+        );
+        run_ready(s.delete("USER.md")).unwrap();
+        assert_eq!(run_ready(s.read("USER.md")).unwrap(), None);
+        assert_eq!(
+            run_ready(s.read("MEMORY.md")).unwrap().as_deref(),
+            Some(&b"a"[..])
+        );
+        assert_eq!(version(&s.connection()).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_newer_schema_is_refused_and_left_untouched() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch("PRAGMA user_version = 99; CREATE TABLE t (x);")
+            .unwrap();
+        let e = prepare(&conn).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::StoreDamaged);
+        assert!(e.message().contains("newer mnemo"), "{}", e.message());
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, 99);
+    }
+
+    #[test]
+    fn a_version_one_state_db_is_upgraded_in_place() {
+        let conn = Connection::open_in_memory().unwrap();
+        conn.execute_batch(
+            "CREATE TABLE sessions (id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL,
+                 started INTEGER NOT NULL, ended INTEGER NOT NULL, messages INTEGER NOT NULL);
+             INSERT INTO sessions VALUES ('s', 't', 'cli', 1, 1, 0);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+        prepare(&conn).unwrap();
+        let n: i64 = conn
+            .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(n, 1);
+        assert_eq!(version(&conn).unwrap(), 0);
+    }
+}
