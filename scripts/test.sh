@@ -28,7 +28,7 @@ step "native tests"
 cargo test --quiet
 
 step "behaviour suite in wasm: node"
-wasm-pack test --node --no-default-features --test wasm_node
+wasm-pack test --node --no-default-features --features sqlite --test wasm_node
 
 step "npm package + JS API tests (node)"
 scripts/build-js.sh
@@ -41,9 +41,9 @@ node --test tests/edge/
 
 step "behaviour suite in wasm: browser page, dedicated worker"
 wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
-  --no-default-features --test wasm_browser
+  --no-default-features --features sqlite --test wasm_browser
 wasm-pack test --headless --chrome --chromedriver "$(command -v chromedriver)" \
-  --no-default-features --test wasm_worker
+  --no-default-features --features sqlite --test wasm_worker
 
 step "WIT components: wasip2 under wasmtime, WASI-free under jco"
 scripts/build-component.sh

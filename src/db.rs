@@ -14,6 +14,7 @@
 
 use std::cell::RefCell;
 
+pub use rusqlite;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::error::{Error, ErrorKind, Result};

@@ -5,6 +5,9 @@
 
 #![allow(dead_code)]
 
+mod sessions;
+pub use sessions::*;
+
 use mnemo::{Config, ErrorKind, Memory, MemoryStorage, Storage, ToolResult};
 use serde_json::{json, Value};
 
@@ -53,6 +56,12 @@ macro_rules! behaviour_suite {
             sectors_follow_tags_links_and_the_rules
             journey_dates_survive_other_entries_and_edits
             history_keeps_every_superseded_text
+            discovery_is_stemmed_and_ranked_with_bounded_recency
+            hostile_queries_are_text
+            scroll_browse_delete_purge
+            the_tool_has_three_shapes_and_never_fails
+            blocked_messages_show_the_placeholder
+            a_memory_in_sqlite_keeps_notes_and_sessions_together
         );
     };
     ($($name:ident)*) => {$(

@@ -500,7 +500,7 @@ impl JsMemory {
 
     /// The `session_search` tool's definition `{name, description,
     /// parameters}`.
-    #[wasm_bindgen(js_name = sessionToolSchema, unchecked_return_type = "ToolSchema")]
+    #[wasm_bindgen(js_name = sessionToolSchema, unchecked_return_type = "{name: \"session_search\", description: string, parameters: Record<string, unknown>}")]
     pub fn session_tool_schema() -> Result<JsValue, JsValue> {
         from_serde(&crate::sessions::tool_schema())
     }

@@ -131,8 +131,15 @@ export interface StorageAdapter {
 
 /** Options of `Memory.open`. */
 export interface MemoryOptions {
-  /** `"memory"` (default), `"fs"` (Node: a directory in the CLI's format) or an adapter. */
-  storage?: "memory" | "fs" | StorageAdapter;
+  /**
+   * `"memory"` (default; gone on reload), `"opfs"` (a dedicated worker's
+   * OPFS; `mnemo/browser` starts the worker for a page), `"indexeddb"`,
+   * `"auto"` (OPFS, else IndexedDB, else memory with a warning), `"fs"`
+   * (Node: a directory in the CLI's format) or an adapter.
+   */
+  storage?: "memory" | "opfs" | "indexeddb" | "auto" | "fs" | StorageAdapter;
+  /** Which memory of this origin (browser storages): 1-64 of `A-Za-z0-9-_.`; default `"default"`. */
+  name?: string;
   /** The memories directory, for `storage: "fs"`. */
   dir?: string;
   config?: MemoryConfig;
@@ -153,7 +160,8 @@ export interface StoreStatus {
 
 /** What `status()` reports. */
 export interface Status {
-  storage: "memory" | "fs" | "host";
+  /** Where the memory lives; `"memory"` also after `"auto"` found no persistent storage. */
+  storage: "memory" | "opfs" | "indexeddb" | "fs" | "host";
   memory: StoreStatus;
   user: StoreStatus;
 }
@@ -281,4 +289,85 @@ export interface HistoryItem {
   cause: "replace" | "remove" | "import";
   /** The user had confirmed it (`remember()`). */
   confirmed?: boolean;
+}
+
+/** A completed turn for `recordTurn`. */
+export interface TurnRecord {
+  /** The host's session id. */
+  session: string;
+  /** The user's message. */
+  user: string;
+  /** The assistant's answer. */
+  assistant: string;
+  /** ms since the Unix epoch (default: now). */
+  time?: number;
+  /** The agent or channel that recorded it (default `"js"`). */
+  source?: string;
+}
+
+/** What `recordTurn` answers: the two messages' sequence numbers. */
+export interface RecordedTurn {
+  session: string;
+  user: number;
+  assistant: number;
+}
+
+/** Options of `sessionSearch`. */
+export interface SessionSearchOptions {
+  /** Only this session. */
+  session?: string;
+  /** Only this role (`user`, `assistant`). */
+  role?: string;
+  /** Only sessions from this source. */
+  source?: string;
+  /** Only messages at or after this time (ms). */
+  since?: number;
+  /** Only messages at or before this time (ms). */
+  until?: number;
+  /** At most this many hits, 1 to 50 (default 10). */
+  limit?: number;
+}
+
+/** One message found by `sessionSearch`. */
+export interface SessionHit {
+  session: string;
+  seq: number;
+  role: string;
+  time: number;
+  /** Words around the first match, matched words marked `**like this**`. */
+  snippet: string;
+  /** BM25 with the bounded recency boost; higher is better. */
+  score: number;
+}
+
+/** One stored message, whole (the scanner's placeholder if it is blocked). */
+export interface SessionMessage {
+  session: string;
+  seq: number;
+  role: string;
+  text: string;
+  time: number;
+}
+
+/** One recorded session. */
+export interface SessionInfo {
+  id: string;
+  /** The first user message (80 chars). */
+  title: string;
+  source: string;
+  started: number;
+  ended: number;
+  messages: number;
+}
+
+/** What the `session_search` tool answers. */
+export interface SessionToolResult {
+  success: boolean;
+  mode?: "discovery" | "scroll" | "browse";
+  message?: string;
+  hits?: SessionHit[];
+  messages?: SessionMessage[];
+  sessions?: SessionInfo[];
+  error?: string;
+  code?: ErrorCode;
 }
