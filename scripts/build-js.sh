@@ -23,6 +23,11 @@ for target in nodejs bundler web; do
   fi
 done
 
+# The browser entry (mnemo/browser): initialised wasm, and a worker of its
+# own for OPFS when called from a page.
+cp js/browser.js js/worker.js pkg/web/
+cp js/browser.d.ts pkg/web/browser.d.ts
+
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 cat > pkg/package.json <<JSON
 {
@@ -43,6 +48,10 @@ cat > pkg/package.json <<JSON
     "./web": {
       "types": "./web/mnemo.d.ts",
       "default": "./web/mnemo.js"
+    },
+    "./browser": {
+      "types": "./web/browser.d.ts",
+      "default": "./web/browser.js"
     },
     "./package.json": "./package.json"
   },

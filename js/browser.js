@@ -1,0 +1,142 @@
+// mnemo for web pages and workers: `import { Memory } from "mnemo/browser"`.
+//
+// The same API as the web build, with the wasm already initialised (top-level
+// await) and one addition: in a page, `storage: "opfs"` or `"auto"` runs the
+// memory in a dedicated Worker this module starts itself (OPFS sync access
+// exists only in workers). The page gets the same async methods; it never
+// touches postMessage. Inside a worker, or with "indexeddb" / "memory",
+// everything runs in the calling context.
+
+import init, * as wasm from "./mnemo.js";
+
+await init();
+
+export { scan, errorCodes, NoteIndex, wasmMemoryBytes } from "./mnemo.js";
+
+const IN_WORKER = typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope;
+
+/** The instance methods, all returning promises. */
+const METHODS = [
+  "tool", "systemPrompt", "startSession", "status", "exportMarkdown", "importMarkdown",
+  "search", "context", "sectors", "journey", "history", "remember", "recordTurn",
+  "sessionSearch", "sessionMessages", "sessions", "sessionTool", "deleteSession",
+  "purgeSessions",
+];
+
+function mnemoError(data) {
+  const e = new Error(data?.message ?? String(data));
+  e.name = data?.name === "MnemoError" ? "MnemoError" : e.name;
+  if (data?.code) {
+    e.name = "MnemoError";
+    e.code = data.code;
+  }
+  return e;
+}
+
+/** A memory living in a dedicated worker; every call is a message. */
+class WorkerMemory {
+  #worker;
+  #pending = new Map();
+  #next = 1;
+  #closed = null;
+
+  constructor(worker) {
+    this.#worker = worker;
+    worker.onmessage = ({ data }) => {
+      const waiting = this.#pending.get(data.id);
+      if (!waiting) return;
+      this.#pending.delete(data.id);
+      if (data.ok) waiting.resolve(data.result);
+      else waiting.reject(mnemoError(data.error));
+    };
+    const crash = (event) => {
+      event.preventDefault?.();
+      this.#fail({
+        code: "storage",
+        message: `mnemo's worker stopped: ${event.message ?? "could not load it (check that worker.js is served next to mnemo.js)"}`,
+      });
+    };
+    worker.onerror = crash;
+    worker.onmessageerror = crash;
+  }
+
+  #fail(error) {
+    this.#closed = error;
+    for (const waiting of this.#pending.values()) waiting.reject(mnemoError(error));
+    this.#pending.clear();
+    this.#worker.terminate();
+  }
+
+  call(method, args) {
+    if (this.#closed) return Promise.reject(mnemoError(this.#closed));
+    const id = this.#next++;
+    return new Promise((resolve, reject) => {
+      this.#pending.set(id, { resolve, reject });
+      try {
+        this.#worker.postMessage({ id, method, args });
+      } catch (e) {
+        this.#pending.delete(id);
+        reject(mnemoError({ code: "invalid-input", message: `arguments of ${method} cannot be sent to the worker: ${e.message}` }));
+      }
+    });
+  }
+
+  static async open(opts) {
+    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
+    const memory = new WorkerMemory(worker);
+    await memory.call("open", [opts]).catch((e) => {
+      worker.terminate();
+      throw e;
+    });
+    return memory;
+  }
+
+  /** Closes the memory and stops its worker; later calls reject with `closed`. */
+  async close() {
+    if (this.#closed) return;
+    await this.call("close", []);
+    this.#closed = { code: "closed", message: "this memory was closed; open it again with Memory.open" };
+    this.#worker.terminate();
+  }
+}
+
+for (const method of METHODS) {
+  WorkerMemory.prototype[method] = function (...args) {
+    return this.call(method, args);
+  };
+}
+
+/** An agent memory; see the README and the TypeScript types. */
+export class Memory {
+  /**
+   * Opens a memory. In a page, "opfs" and "auto" run it in a worker;
+   * everything else (and everything inside a worker) runs here.
+   */
+  static open(opts) {
+    const storage = opts?.storage;
+    if (!IN_WORKER && (storage === "opfs" || storage === "auto") && typeof Worker === "function") {
+      return WorkerMemory.open(opts);
+    }
+    return wasm.Memory.open(opts);
+  }
+
+  /** Names of the memories kept on this origin. */
+  static list() {
+    return wasm.Memory.list();
+  }
+
+  /** Removes every byte of memory `name` from this origin. */
+  static delete(name) {
+    return wasm.Memory.delete(name);
+  }
+
+  /** The memory tool's definition. */
+  static toolSchema() {
+    return wasm.Memory.toolSchema();
+  }
+
+  /** The session_search tool's definition. */
+  static sessionToolSchema() {
+    return wasm.Memory.sessionToolSchema();
+  }
+}

@@ -1,0 +1,25 @@
+// The dedicated worker that `mnemo/browser` starts for OPFS storage: it
+// opens one memory and answers the page's calls `{id, method, args}` with
+// `{id, ok, result | error}`.
+import init, { Memory } from "./mnemo.js";
+
+const ready = init();
+let memory = null;
+
+self.onmessage = async ({ data: { id, method, args } }) => {
+  try {
+    await ready;
+    let result;
+    if (method === "open") {
+      memory = await Memory.open(args[0]);
+      result = null;
+    } else if (!memory) {
+      throw Object.assign(new Error("this memory is not open"), { name: "MnemoError", code: "closed" });
+    } else {
+      result = await memory[method](...args);
+    }
+    self.postMessage({ id, ok: true, result });
+  } catch (e) {
+    self.postMessage({ id, ok: false, error: { name: e?.name, code: e?.code, message: e?.message ?? String(e) } });
+  }
+};

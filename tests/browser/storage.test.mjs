@@ -1,0 +1,390 @@
+// Browser storage in a real browser: headless Chromium (Debian's) driven by
+// playwright-core against pkg/web served from 127.0.0.1 (a secure context,
+// so OPFS works). Scenarios run in a page through "mnemo/browser" (which
+// starts its own worker for OPFS) and directly inside a dedicated worker.
+//
+// Needs the web build: scripts/build-js.sh. Run: node --test tests/browser/
+
+import { after, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const MIME = { ".html": "text/html", ".js": "text/javascript", ".wasm": "application/wasm" };
+
+const PAGE = `<!doctype html><meta charset="utf-8"><title>mnemo storage test</title>
+<script type="module">
+  import * as mnemo from "/pkg/web/browser.js";
+  window.mnemo = mnemo;
+  // Runs an async function body in a fresh dedicated worker that imports
+  // mnemo/browser itself (so the memory runs inside that worker).
+  window.inWorker = (body) => new Promise((resolve, reject) => {
+    const w = new Worker("/tests/browser/worker-runner.js", { type: "module" });
+    w.onmessage = ({ data }) => { w.terminate(); data.ok ? resolve(data.result) : reject(new Error(data.error)); };
+    w.onerror = (e) => { w.terminate(); reject(new Error(e.message)); };
+    w.postMessage(body);
+  });
+  window.ready = true;
+</script>`;
+
+function serve() {
+  const server = http.createServer(async (req, res) => {
+    const { pathname } = new URL(req.url, "http://localhost");
+    if (pathname === "/" || pathname === "/index.html") {
+      res.writeHead(200, { "content-type": "text/html" }).end(PAGE);
+      return;
+    }
+    const file = path.resolve(ROOT, "." + decodeURIComponent(pathname));
+    if (!file.startsWith(ROOT + path.sep)) return res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, {
+        "content-type": MIME[path.extname(file)] || "application/octet-stream",
+        "cache-control": "no-store",
+      });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end("not found");
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve({ server, url: `http://127.0.0.1:${server.address().port}/` })),
+  );
+}
+
+let server, url, browser, context;
+
+before(async () => {
+  if (!existsSync(path.join(ROOT, "pkg/web/browser.js"))) {
+    throw new Error("pkg/web/browser.js is missing: run scripts/build-js.sh first");
+  }
+  ({ server, url } = await serve());
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+  context = await browser.newContext();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function tab() {
+  const page = await context.newPage();
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e));
+  await page.goto(url);
+  await page.waitForFunction(() => window.ready === true, null, { timeout: 30_000 });
+  page.errors = errors;
+  return page;
+}
+
+/** Runs `fn(arg)` in the page, where `window.mnemo` is mnemo/browser. */
+const run = (page, fn, arg) => page.evaluate(fn, arg);
+
+const note = (content) => ({ action: "add", target: "memory", content });
+
+for (const storage of ["opfs", "indexeddb"]) {
+  test(`${storage}: write, close, reopen, read back (page)`, async () => {
+    const page = await tab();
+    const out = await run(
+      page,
+      async ({ storage, note }) => {
+        const { Memory } = window.mnemo;
+        const name = `page-${storage}`;
+        let m = await Memory.open({ storage, name });
+        const r = await m.tool(note);
+        await m.remember("Prefers metric units");
+        await m.recordTurn({ session: "s1", user: "Which port for staging?", assistant: "Port 2222." });
+        await m.close();
+        m = await Memory.open({ storage, name });
+        const result = {
+          ok: r.success,
+          status: (await m.status()).storage,
+          files: await m.exportMarkdown(),
+          hits: await m.sessionSearch("ports"),
+          history: (await m.history()).length,
+          names: await Memory.list(),
+        };
+        await m.close();
+        return result;
+      },
+      { storage, note: note("Deploys run on Fridays #ops") },
+    );
+    assert.equal(out.ok, true);
+    assert.equal(out.status, storage);
+    assert.deepEqual(out.files, { "MEMORY.md": "Deploys run on Fridays #ops", "USER.md": "Prefers metric units" });
+    assert.deepEqual(out.hits.map((h) => [h.session, h.seq]).sort(), [["s1", 1], ["s1", 2]]);
+    assert.ok(out.names.includes(`page-${storage}`), out.names.join());
+    assert.deepEqual(page.errors, []);
+    await page.close();
+  });
+
+  test(`${storage}: write, close, reopen, read back (dedicated worker)`, async () => {
+    const page = await tab();
+    const out = await run(
+      page,
+      (storage) =>
+        window.inWorker(`
+          const { Memory } = mnemo;
+          let m = await Memory.open({ storage: "${storage}", name: "worker-${storage}" });
+          await m.tool({ action: "add", target: "user", content: "Lives in Helsinki" });
+          await m.recordTurn({ session: "w", user: "Где живёт пользователь?", assistant: "В Хельсинки." });
+          await m.close();
+          m = await Memory.open({ storage: "${storage}", name: "worker-${storage}" });
+          return { status: (await m.status()).storage, files: await m.exportMarkdown(),
+                   hits: (await m.sessionSearch("живет")).length };
+        `),
+      storage,
+    );
+    assert.deepEqual(out, { status: storage, files: { "MEMORY.md": "", "USER.md": "Lives in Helsinki" }, hits: 1 });
+    await page.close();
+  });
+
+  test(`${storage}: a reload right after a write finds it`, async () => {
+    const page = await tab();
+    await run(
+      page,
+      async ({ storage, note }) => {
+        const m = await window.mnemo.Memory.open({ storage, name: `reload-${storage}` });
+        await m.tool(note);
+        // No close: the page goes away right after the promise resolved.
+      },
+      { storage, note: note("Written just before the reload") },
+    );
+    await page.reload();
+    await page.waitForFunction(() => window.ready === true);
+    const files = await run(
+      page,
+      async (storage) => {
+        const m = await window.mnemo.Memory.open({ storage, name: `reload-${storage}` });
+        return m.exportMarkdown();
+      },
+      storage,
+    );
+    assert.equal(files["MEMORY.md"], "Written just before the reload");
+    await page.close();
+  });
+
+  test(`${storage}: two tabs writing at once lose nothing and see each other`, async () => {
+    const [a, b] = [await tab(), await tab()];
+    const name = `shared-${storage}`;
+    const open = (page) =>
+      run(
+        page,
+        async ({ storage, name }) => {
+          window.m = await window.mnemo.Memory.open({ storage, name });
+          await window.m.startSession();
+          window.frozen = await window.m.systemPrompt();
+        },
+        { storage, name },
+      );
+    await open(a);
+    await open(b);
+    const writes = (page, who) =>
+      run(
+        page,
+        async (who) => {
+          const results = [];
+          for (let i = 0; i < 12; i++) {
+            results.push(window.m.tool({ action: "add", target: "memory", content: `note ${i} from tab ${who}` }));
+          }
+          return (await Promise.all(results)).every((r) => r.success);
+        },
+        who,
+      );
+    const [okA, okB] = await Promise.all([writes(a, "A"), writes(b, "B")]);
+    assert.ok(okA && okB);
+    // Tab A learns of B's notes (BroadcastChannel) without reopening...
+    await a.waitForFunction(
+      async () => (await window.m.search("note 11 from tab B")).some((h) => h.text === "note 11 from tab B"),
+      null,
+      { timeout: 10_000, polling: 100 },
+    );
+    const seen = await run(a, async () => ({
+      entries: (await window.m.exportMarkdown())["MEMORY.md"].split("\n§\n").length,
+      // ...while its frozen prompt waits for startSession.
+      same: (await window.m.systemPrompt()) === window.frozen,
+      fresh: (await window.m.startSession()).includes("from tab B"),
+    }));
+    assert.deepEqual(seen, { entries: 24, same: true, fresh: true });
+    await run(b, () => window.m.close());
+    await a.close();
+    await b.close();
+  });
+
+  test(`${storage}: delete() removes every byte and list() forgets it`, async () => {
+    const page = await tab();
+    const out = await run(
+      page,
+      async (storage) => {
+        const { Memory } = window.mnemo;
+        const m = await Memory.open({ storage, name: "doomed" });
+        await m.tool({ action: "add", target: "memory", content: "secret plan" });
+        await m.recordTurn({ session: "x", user: "secret?", assistant: "plan." });
+        const before = await Memory.list();
+        const deleted = await Memory.delete("doomed");
+        const afterList = await Memory.list();
+        let closedCode = null;
+        try {
+          await m.status();
+        } catch (e) {
+          closedCode = e.code;
+        }
+        const again = await Memory.open({ storage, name: "doomed" });
+        const files = await again.exportMarkdown();
+        const sessions = await again.sessions();
+        await again.close();
+        await Memory.delete("doomed");
+        const opfs = await navigator.storage.getDirectory();
+        let leftover = [];
+        try {
+          const dir = await opfs.getDirectoryHandle("mnemo");
+          for await (const [n] of dir.entries()) leftover.push(n);
+        } catch {}
+        const dbs = (await indexedDB.databases()).map((d) => d.name);
+        return { before, deleted, afterList, closedCode, files, sessions, leftover, dbs };
+      },
+      storage,
+    );
+    assert.ok(out.before.includes("doomed"));
+    assert.equal(out.deleted.name, "doomed");
+    assert.ok(out.deleted.removed.includes(storage), JSON.stringify(out.deleted));
+    assert.ok(!out.afterList.includes("doomed"));
+    assert.equal(out.closedCode, "closed");
+    assert.deepEqual(out.files, { "MEMORY.md": "", "USER.md": "" });
+    assert.deepEqual(out.sessions, []);
+    assert.ok(!out.leftover.includes("doomed"), out.leftover.join());
+    assert.ok(!out.dbs.includes("mnemo:doomed"), out.dbs.join());
+    await page.close();
+  });
+}
+
+test("auto picks OPFS in a page (through the worker) and status says so", async () => {
+  const page = await tab();
+  const storage = await run(page, async () => {
+    const m = await window.mnemo.Memory.open({ storage: "auto", name: "auto" });
+    const s = (await m.status()).storage;
+    await m.close();
+    return s;
+  });
+  assert.equal(storage, "opfs");
+  await page.close();
+});
+
+test("a damaged or newer IndexedDB database is refused and kept", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const { Memory } = window.mnemo;
+    const m = await Memory.open({ storage: "indexeddb", name: "patched" });
+    await m.tool({ action: "add", target: "memory", content: "keep me" });
+    await m.close();
+    const idb = (name) =>
+      new Promise((res, rej) => {
+        const r = indexedDB.open(`mnemo:${name}`, 1);
+        r.onupgradeneeded = () => r.result.createObjectStore("db");
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+    const get = (db, key) =>
+      new Promise((res) => {
+        const r = db.transaction("db").objectStore("db").get(key);
+        r.onsuccess = () => res(r.result);
+      });
+    const put = (db, key, value) =>
+      new Promise((res) => {
+        const tx = db.transaction("db", "readwrite");
+        tx.objectStore("db").put(value, key);
+        tx.oncomplete = res;
+      });
+    const code = async (name) => {
+      try {
+        await Memory.open({ storage: "indexeddb", name });
+        return "opened";
+      } catch (e) {
+        return `${e.code}: ${e.message}`;
+      }
+    };
+    // A newer schema (PRAGMA user_version lives at byte 60 of the header).
+    let db = await idb("patched");
+    const image = await get(db, "image");
+    const newer = image.slice();
+    new DataView(newer.buffer).setUint32(60, 99);
+    await put(db, "image", newer);
+    await put(db, "version", 1000);
+    db.close();
+    const newerOutcome = await code("patched");
+    db = await idb("patched");
+    const kept = (await get(db, "image")).length === newer.length;
+    db.close();
+    // Garbage instead of a database.
+    db = await idb("garbage");
+    await put(db, "image", new TextEncoder().encode("this is not a database at all".repeat(200)));
+    await put(db, "version", 3);
+    db.close();
+    const garbageOutcome = await code("garbage");
+    db = await idb("garbage");
+    const garbageKept = (await get(db, "image")).length === 5800;
+    db.close();
+    return { newerOutcome, kept, garbageOutcome, garbageKept };
+  });
+  assert.match(out.newerOutcome, /^store-damaged: .*newer mnemo/);
+  assert.ok(out.kept);
+  assert.match(out.garbageOutcome, /^store-damaged: .*damaged/);
+  assert.ok(out.garbageKept);
+  await page.close();
+});
+
+test("indexeddb: a quota error is clear and changes nothing", async () => {
+  const page = await tab();
+  const cdp = await context.newCDPSession(page);
+  await run(page, async () => {
+    window.q = await window.mnemo.Memory.open({ storage: "indexeddb", name: "quota" });
+    await window.q.tool({ action: "add", target: "memory", content: "before the quota" });
+  });
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(url).origin, quotaSize: 1 });
+  const out = await run(page, async () => {
+    const r = await window.q.tool({ action: "add", target: "memory", content: "x".repeat(50_000) });
+    return { r, files: await window.q.exportMarkdown() };
+  });
+  await cdp.send("Storage.overrideQuotaForOrigin", { origin: new URL(url).origin });
+  assert.equal(out.r.success, false);
+  assert.equal(out.r.code, "storage");
+  assert.match(out.r.error, /quota/);
+  assert.equal(out.files["MEMORY.md"], "before the quota");
+  await page.close();
+});
+
+test("a worker killed in the middle of writes leaves a whole state", async () => {
+  const page = await tab();
+  for (const storage of ["opfs", "indexeddb"]) {
+    const out = await run(
+      page,
+      async (storage) => {
+        const w = new Worker("/tests/browser/worker-runner.js", { type: "module" });
+        w.postMessage(`
+          const m = await mnemo.Memory.open({ storage: "${storage}", name: "killed-${storage}" });
+          for (let i = 0; ; i++) await m.tool({ action: "add", target: "memory", content: "entry " + i });
+        `);
+        await new Promise((r) => setTimeout(r, 1500));
+        w.terminate();
+        const m = await window.mnemo.Memory.open({ storage, name: `killed-${storage}` });
+        const text = (await m.exportMarkdown())["MEMORY.md"];
+        const r = await m.tool({ action: "add", target: "memory", content: "after the crash" });
+        await m.close();
+        return { text, ok: r.success };
+      },
+      storage,
+    );
+    const entries = out.text.split("\n§\n");
+    assert.ok(entries.length >= 1, storage);
+    entries.forEach((e, i) => assert.equal(e, `entry ${i}`, storage));
+    assert.ok(out.ok, storage);
+  }
+  await page.close();
+});
