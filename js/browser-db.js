@@ -138,12 +138,21 @@ export async function idbSave(name, version, bytes) {
       } catch {
         tx = db.transaction("db", "readwrite");
       }
-      const store = tx.objectStore("db");
-      store.put(bytes, "image");
-      store.put(version, "version");
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(idbError("saving the database", tx.error));
       tx.onerror = () => {};
+      try {
+        const store = tx.objectStore("db");
+        store.put(bytes, "image");
+        store.put(version, "version");
+      } catch (e) {
+        // Some browsers throw quota errors from put() itself.
+        tx.onabort = null;
+        try {
+          tx.abort();
+        } catch {}
+        reject(idbError("saving the database", e));
+      }
     });
   } finally {
     db.close();

@@ -50,6 +50,9 @@ scripts/build-component.sh
 python3 -m unittest discover -s tests/component
 node --test tests/component/
 
+step "browser storage (OPFS, IndexedDB, tabs, reload) in Chromium"
+node --test tests/browser/
+
 step "demo page in Chromium"
 rm -rf www/pkg && cp -r pkg/web www/pkg
 node --test tests/page/
