@@ -45,13 +45,22 @@ pub struct Memory<S: Storage> {
 /// What `status()` reports.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Status {
-    /// The storage backend: `memory`, `fs`, `host`.
+    /// The storage backend: `memory`, `fs`, `host`, `opfs`, `indexeddb`.
     pub storage: String,
+    /// `sqlite` when session search is available, else why it is absent.
+    pub sessions: String,
     /// `MEMORY.md`.
     pub memory: StoreStatus,
     /// `USER.md`.
     pub user: StoreStatus,
 }
+
+/// What [`Status::sessions`] says in this build.
+pub const SESSIONS: &str = if cfg!(feature = "sqlite") {
+    "sqlite"
+} else {
+    "absent: this build has no SQLite (the lean edge/component build); session search is not available"
+};
 
 /// The status of one store.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -585,6 +594,7 @@ impl<S: Storage> Memory<S> {
         };
         Status {
             storage: self.storage.kind().to_string(),
+            sessions: SESSIONS.to_string(),
             memory: store_status(Target::Memory),
             user: store_status(Target::User),
         }

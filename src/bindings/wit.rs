@@ -160,6 +160,7 @@ fn status_out(s: crate::Status) -> Status {
     };
     Status {
         storage: s.storage,
+        sessions: s.sessions,
         memory: store(s.memory),
         user: store(s.user),
     }

@@ -46,6 +46,7 @@ test("writes persist through the host and a new instance reopens them", async ()
   assert.match(again.systemPrompt(), /MEMORY \(your personal notes\) \[1% — 24\/2,200 chars\]\n/);
   assert.equal(again.exportMarkdown().memory, "Staging SSH on port 2222");
   assert.equal(again.status().storage, "host");
+  assert.match(again.status().sessions, /^absent: this build has no SQLite/);
 });
 
 test("blocked writes, full stores and bad configs answer their codes", async () => {

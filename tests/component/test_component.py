@@ -113,6 +113,7 @@ class ComponentTest(unittest.TestCase):
         self.assertEqual(files.memory, "Staging SSH on port 2222")
         status = ok(again.call("[method]memory.status", memory2))
         self.assertEqual(status.storage, "host")
+        self.assertTrue(status.sessions.startswith("absent: this build has no SQLite"), status.sessions)
         self.assertEqual(status.memory.entries, 1)
 
     def test_blocked_and_full_writes_answer_their_codes(self):

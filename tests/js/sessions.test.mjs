@@ -141,6 +141,7 @@ test("storage fs keeps sessions to the CLI and says so", async () => {
   const { mkdtempSync } = await import("node:fs");
   const { tmpdir } = await import("node:os");
   const mem = await Memory.open({ storage: "fs", dir: mkdtempSync(join(tmpdir(), "mnemo-s-")) });
-  const e = await rejects(mem.recordTurn({ session: "a", user: "b", assistant: "c" }), "invalid-config");
-  void e;
+  await rejects(mem.recordTurn({ session: "a", user: "b", assistant: "c" }), "invalid-config");
+  assert.match((await mem.status()).sessions, /^absent: sessions need a mnemo database/);
+  assert.equal((await (await Memory.open()).status()).sessions, "sqlite");
 });

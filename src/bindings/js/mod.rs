@@ -285,7 +285,7 @@ impl JsMemory {
     pub fn status(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
             memory.refresh().await.map_err(throw)?;
-            from_serde(&memory.status())
+            from_serde(&status_of(memory))
         })
     }
 
@@ -308,7 +308,7 @@ impl JsMemory {
         with_open(&self.inner, async move |memory| {
             let files = decoded.map_err(throw)?;
             memory.import_markdown(&files).await.map_err(throw)?;
-            from_serde(&memory.status())
+            from_serde(&status_of(memory))
         })
     }
 
@@ -596,6 +596,17 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
     }
     db.subscribe(listener.as_ref().unchecked_ref());
     Some(listener)
+}
+
+/// The core's status, saying why sessions are absent with an adapter.
+fn status_of(memory: &Memory<JsStorage>) -> crate::Status {
+    let mut status = memory.status();
+    if memory.storage().db().is_none() {
+        status.sessions = "absent: sessions need a mnemo database (storage memory, opfs, \
+                           indexeddb or auto); the CLI keeps a directory's in state.db"
+            .into();
+    }
+    status
 }
 
 /// The database that holds the sessions.

@@ -162,6 +162,8 @@ export interface StoreStatus {
 export interface Status {
   /** Where the memory lives; `"memory"` also after `"auto"` found no persistent storage. */
   storage: "memory" | "opfs" | "indexeddb" | "fs" | "host";
+  /** `"sqlite"` when session search works with this storage, else why it does not. */
+  sessions: string;
   memory: StoreStatus;
   user: StoreStatus;
 }
