@@ -237,3 +237,16 @@ export function channelPost(channel, data) {
 export function channelClose(channel) {
   channel?.close();
 }
+
+/** Sends `data` to every context of memory `name` (a one-off channel). */
+export function channelAnnounce(name, data) {
+  if (typeof globalThis.BroadcastChannel !== "function") return;
+  const channel = new BroadcastChannel(PREFIX + name);
+  channel.postMessage(data);
+  channel.close();
+}
+
+/** Calls `f` after `ms` milliseconds. */
+export function later(ms, f) {
+  setTimeout(f, ms);
+}

@@ -13,6 +13,7 @@
 //! ("strict" durability) has the data.
 
 use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 
 use js_sys::{Function, Promise, Uint8Array};
 use rusqlite::{Connection, OpenFlags};
@@ -49,7 +50,16 @@ extern "C" {
     fn channel_post(channel: &JsValue, data: &JsValue);
     #[wasm_bindgen(js_name = channelClose)]
     fn channel_close(channel: &JsValue);
+    #[wasm_bindgen(js_name = channelAnnounce)]
+    fn channel_announce(name: &str, data: &JsValue);
+    #[wasm_bindgen(js_name = later)]
+    fn later(ms: u32, f: &JsValue);
 }
+
+/// How long a context keeps the lock and the open database after its last
+/// call when nobody else asked for them: calls in a burst then skip the
+/// acquisition (a Web Lock, and with OPFS the pool's file handles).
+const LEASE_MS: u32 = 1_000;
 
 /// Where the database lives.
 pub enum Backend {
@@ -125,10 +135,22 @@ fn opfs_error(what: &str, e: OpfsSAHError) -> Error {
 }
 
 /// One memory's database in this browser context.
-pub struct BrowserDb {
+///
+/// The lock is leased: after a call the context keeps the Web Lock (and the
+/// open database) for [`LEASE_MS`], so a burst of calls pays for one
+/// acquisition. Any other context that needs the memory first posts `want`
+/// on the memory's channel; the holder lets go as soon as its current call
+/// ends. While the lease is held nobody else can write, so the database
+/// needs no re-reading.
+#[derive(Clone)]
+pub struct BrowserDb(Rc<Inner>);
+
+/// The state of a [`BrowserDb`], shared with its channel listener and
+/// lease timer.
+pub struct Inner {
     name: String,
     backend: Backend,
-    /// Open while locked (OPFS) or always (memory, IndexedDB).
+    /// Open while the lock is held (OPFS) or always (memory, IndexedDB).
     conn: RefCell<Option<Connection>>,
     /// The change counter this context's database was loaded at.
     seen: Cell<i64>,
@@ -138,13 +160,33 @@ pub struct BrowserDb {
     depth: Cell<u32>,
     /// Whether something was committed under the current lock.
     dirty: Cell<bool>,
+    /// Another context asked for the lock.
+    wanted: Cell<bool>,
+    /// Generation of the lease timer (a newer call voids older timers).
+    lease: Cell<u32>,
     channel: RefCell<JsValue>,
+    listener: RefCell<Option<Closure<dyn FnMut(JsValue)>>>,
+}
+
+impl std::ops::Deref for BrowserDb {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        channel_close(&self.channel.replace(JsValue::NULL));
+        self.let_go();
+    }
 }
 
 impl BrowserDb {
     /// Opens memory `name` on `kind` (`memory`, `opfs`, `indexeddb`).
     pub async fn open(name: &str, kind: &str) -> Result<BrowserDb> {
         check_name(name)?;
+        let mut held = None;
         let backend = match kind {
             "memory" => Backend::Memory,
             "indexeddb" => {
@@ -166,8 +208,8 @@ impl BrowserDb {
                     ));
                 }
                 // Pools are per name so that `delete(name)` removes one
-                // directory and a tab holds only the files it needs.
-                let release = wait(lock_acquire(name)).await?;
+                // directory and a context holds only the files it needs.
+                let release = acquire(name, &JsValue::NULL).await?;
                 let cfg = OpfsSAHPoolCfgBuilder::new()
                     .vfs_name(&format!("mnemo-{name}"))
                     .directory(&format!("mnemo/{name}"))
@@ -175,21 +217,14 @@ impl BrowserDb {
                     .build();
                 let installed = install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await;
                 let util = match installed {
-                    Ok(util) => {
-                        let resumed = if util.is_paused() {
-                            util.resume().await
-                        } else {
-                            Ok(())
-                        };
-                        resumed.map(|_| util)
-                    }
-                    Err(e) => Err(e),
+                    Ok(util) if util.is_paused() => util.resume().await.map(|_| util),
+                    other => other,
                 };
-                let _ = release.dyn_ref::<Function>().map(|f| f.call0(&JsValue::NULL));
-                let util = util.map_err(|e| opfs_error("open", e))?;
-                // The first open holds the handles; from here on they are
-                // held only under the lock.
-                util.pause().map_err(|e| opfs_error("pause", e))?;
+                let util = util.map_err(|e| {
+                    let _ = release.call0(&JsValue::NULL);
+                    opfs_error("open", e)
+                })?;
+                held = Some(release);
                 Backend::Opfs(util)
             }
             other => {
@@ -199,22 +234,25 @@ impl BrowserDb {
                 ))
             }
         };
-        let db = BrowserDb {
+        let db = BrowserDb(Rc::new(Inner {
             name: name.to_string(),
             backend,
             conn: RefCell::new(None),
             seen: Cell::new(-1),
-            release: RefCell::new(None),
+            release: RefCell::new(held),
             depth: Cell::new(0),
             dirty: Cell::new(false),
+            wanted: Cell::new(false),
+            lease: Cell::new(0),
             channel: RefCell::new(JsValue::NULL),
-        };
+            listener: RefCell::new(None),
+        }));
         if let Backend::Memory = db.backend {
             let conn = Connection::open_in_memory().map_err(sql_error)?;
             db::prepare(&conn)?;
             *db.conn.borrow_mut() = Some(conn);
         } else {
-            // Load (or create) once, so a damaged or newer database is
+            // Load (or create) now, so a damaged or newer database is
             // reported by open().
             db.lock().await?;
             db.unlock().await?;
@@ -227,17 +265,35 @@ impl BrowserDb {
         !matches!(self.backend, Backend::Memory)
     }
 
-    /// Listens for other contexts' changes: `on_change` runs after another
-    /// tab or worker committed, `on_deleted` when it deleted this memory.
-    pub fn subscribe(&self, on_message: &Function) {
-        if self.persistent() {
-            *self.channel.borrow_mut() = channel_open(&self.name, on_message);
+    /// Listens to the other contexts of this memory: a `want` makes this
+    /// one let go of the lock; `changed` (another context committed) and
+    /// `deleted` are passed to `on_message`.
+    pub fn subscribe(&self, on_message: Function) {
+        if !self.persistent() {
+            return;
         }
+        let weak = Rc::downgrade(&self.0);
+        let listener = Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
+            let Some(inner) = weak.upgrade() else { return };
+            if message.as_string().as_deref() == Some("want") {
+                if inner.depth.get() == 0 {
+                    inner.let_go();
+                } else {
+                    inner.wanted.set(true);
+                }
+            } else {
+                let _ = on_message.call1(&JsValue::NULL, &message);
+            }
+        });
+        *self.channel.borrow_mut() = channel_open(&self.name, listener.as_ref().unchecked_ref());
+        *self.listener.borrow_mut() = Some(listener);
     }
 
-    /// Stops listening (on close).
-    pub fn unsubscribe(&self) {
+    /// Stops listening and lets go of the lock (on close).
+    pub fn close(&self) {
         channel_close(&self.channel.replace(JsValue::NULL));
+        self.listener.borrow_mut().take();
+        self.let_go();
     }
 
     async fn load(&self) -> Result<()> {
@@ -363,7 +419,7 @@ impl BrowserDb {
     /// lock; returns the backends that held data.
     pub async fn remove_all(name: &str) -> Result<Vec<String>> {
         check_name(name)?;
-        let release = wait(lock_acquire(name)).await?;
+        let release = acquire(name, &JsValue::NULL).await?;
         // A pool of this worker must let go of its files first.
         let vfs = format!("mnemo-{name}");
         let cfg = OpfsSAHPoolCfgBuilder::new()
@@ -383,11 +439,9 @@ impl BrowserDb {
             Ok(()) => wait(remove_memory(name)).await,
             Err(e) => Err(e),
         };
-        let _ = release.dyn_ref::<Function>().map(|f| f.call0(&JsValue::NULL));
+        let _ = release.call0(&JsValue::NULL);
         let removed = removed?;
-        let channel = channel_open(name, &Function::new_no_args(""));
-        channel_post(&channel, &"deleted".into());
-        channel_close(&channel);
+        channel_announce(name, &"deleted".into());
         Ok(js_sys::Array::from(&removed)
             .iter()
             .filter_map(|v| v.as_string())
@@ -449,15 +503,25 @@ impl Storage for BrowserDb {
         if depth > 0 {
             return Ok(());
         }
+        // A call voids the pending lease timer.
+        self.lease.set(self.lease.get().wrapping_add(1));
+        let fresh = self.release.borrow().is_none();
         let taken = async {
-            let release = wait(lock_acquire(&self.name)).await?;
-            *self.release.borrow_mut() = release.dyn_into::<Function>().ok();
-            self.load().await
+            if fresh {
+                let release = acquire(&self.name, &self.channel.borrow()).await?;
+                *self.release.borrow_mut() = Some(release);
+            }
+            // A new lease may find another context's commits; a held one
+            // keeps the database as it left it.
+            if fresh || self.conn.borrow().is_none() {
+                self.load().await?;
+            }
+            Ok(())
         }
         .await;
         if let Err(e) = taken {
             self.depth.set(0);
-            self.release_lock();
+            self.let_go();
             return Err(e);
         }
         Ok(())
@@ -472,16 +536,26 @@ impl Storage for BrowserDb {
         if depth > 0 {
             return Ok(());
         }
-        let mut paused = Ok(());
-        if let Backend::Opfs(util) = &self.backend {
-            self.conn.borrow_mut().take();
-            paused = util.pause().map_err(|e| opfs_error("pause", e));
-        }
-        self.release_lock();
         if self.dirty.replace(false) {
             channel_post(&self.channel.borrow(), &"changed".into());
         }
-        paused
+        if self.wanted.get() {
+            self.let_go();
+            return Ok(());
+        }
+        // Keep the lease a moment; a later call voids this timer.
+        let generation = self.lease.get().wrapping_add(1);
+        self.lease.set(generation);
+        let weak = Rc::downgrade(&self.0);
+        let expire = Closure::once_into_js(move || {
+            if let Some(inner) = weak.upgrade() {
+                if inner.lease.get() == generation && inner.depth.get() == 0 {
+                    inner.let_go();
+                }
+            }
+        });
+        later(LEASE_MS, &expire);
+        Ok(())
     }
 
     fn now_ms(&self) -> u64 {
@@ -489,10 +563,41 @@ impl Storage for BrowserDb {
     }
 }
 
-impl BrowserDb {
-    fn release_lock(&self) {
-        if let Some(release) = self.release.borrow_mut().take() {
-            let _ = release.call0(&JsValue::NULL);
+impl Inner {
+    /// Gives the lock back (closing an OPFS database and pausing its pool
+    /// first, so the next holder can take the file handles).
+    fn let_go(&self) {
+        self.wanted.set(false);
+        let Some(release) = self.release.borrow_mut().take() else {
+            return;
+        };
+        if let Backend::Opfs(util) = &self.backend {
+            self.conn.borrow_mut().take();
+            if let Err(e) = util.pause() {
+                web_warn(&format!("mnemo: pausing the OPFS pool of {} failed: {e}", self.name));
+            }
         }
+        let _ = release.call0(&JsValue::NULL);
     }
+}
+
+/// Asks the other contexts of memory `name` to let go (on `channel`, or a
+/// temporary one), then waits for its Web Lock; resolves to the release
+/// function.
+async fn acquire(name: &str, channel: &JsValue) -> Result<Function> {
+    if channel.is_null() || channel.is_undefined() {
+        channel_announce(name, &"want".into());
+    } else {
+        channel_post(channel, &"want".into());
+    }
+    let release = wait(lock_acquire(name)).await?;
+    release
+        .dyn_into::<Function>()
+        .map_err(|_| Error::storage("the Web Lock gave no release function"))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = warn)]
+    fn web_warn(message: &str);
 }

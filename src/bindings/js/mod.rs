@@ -543,7 +543,7 @@ impl JsMemory {
         future_to_promise(async move {
             if let Some(memory) = inner.lock().await.take() {
                 if let Some(db) = memory.storage().db() {
-                    db.unsubscribe();
+                    db.close();
                 }
             }
             Ok(JsValue::UNDEFINED)
@@ -594,7 +594,7 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
     if !db.persistent() {
         return None;
     }
-    db.subscribe(listener.as_ref().unchecked_ref());
+    db.subscribe(listener.as_ref().unchecked_ref::<js_sys::Function>().clone());
     Some(listener)
 }
 
