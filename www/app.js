@@ -1,4 +1,5 @@
-// The mnemo demo page: one in-tab memory, the memory tool (form and raw
+// The mnemo demo page: one memory kept in the browser (OPFS, else IndexedDB,
+// else this tab only) that can be deleted, the memory tool (form and raw
 // JSON), note search (ranked search, the per-turn context block and a set of
 // sample notes), the sectors report with the notes' links in both directions,
 // the live stores, the frozen system prompt, export/import and the tool
@@ -10,7 +11,15 @@
 
 import { SAMPLE_MEMORY_MD } from "./sample-notes.js";
 
-const PKG = "./pkg/mnemo.js";
+// mnemo/browser: the wasm is initialised on import, and an OPFS memory runs
+// in a worker the module starts itself.
+const PKG = "./pkg/browser.js";
+
+/** The memory this page keeps on its origin. */
+const MEMORY_NAME = "demo";
+
+/** How the page names the storages of status() and Memory.delete(). */
+const STORAGE_LABELS = { opfs: "OPFS", indexeddb: "IndexedDB" };
 
 /** The two stores, in display order. */
 const STORES = [
@@ -32,17 +41,17 @@ const BATCH_EXAMPLE = {
   ],
 };
 
-const READY = "Ready: mnemo is running in this tab.";
+const READY = "Ready: mnemo is running in your browser.";
 
 /** `sectors({limit})` that lists every note (the most the API accepts). */
 const SECTORS_LIMIT = 100_000;
 
 const state = {
-  /** The wasm module's exports ({Memory, errorCodes}). */
+  /** mnemo/browser's exports ({Memory, errorCodes}). */
   mnemo: null,
   /** The open Memory. */
   memory: null,
-  /** Sessions started on this page (1 once opened). */
+  /** Sessions started on this page (1 once opened; a fresh memory after a delete starts the next). */
   session: 0,
   /** exportMarkdown() when the current session started: to tell when the prompt is stale. */
   sessionFiles: null,
@@ -161,6 +170,7 @@ async function refreshStores() {
     ]);
     state.liveFiles = files;
     if ($("app-status").dataset.state === "error") setAppStatus("ready", READY);
+    renderStorage(status.storage);
     for (const store of STORES) renderStore(store, files[store.file], status[store.target]);
     renderStale();
   } catch (e) {
@@ -168,6 +178,30 @@ async function refreshStores() {
     return;
   }
   await refreshSectors();
+}
+
+/** Says where the memory lives: saved in the browser, or lost on reload. */
+function renderStorage(storage) {
+  $("storage-note").dataset.storage = storage;
+  const label = STORAGE_LABELS[storage];
+  if (label) {
+    $("storage-text").replaceChildren(
+      `Your memory is saved in this browser (${label}) — it survives reloads and never leaves this device.`,
+    );
+    return;
+  }
+  const strong = document.createElement("strong");
+  strong.textContent = "This page keeps memory in this tab only";
+  const link = document.createElement("a");
+  link.href = "#files";
+  link.textContent = "Export";
+  $("storage-text").replaceChildren(
+    strong,
+    ": this browser gives it no persistent storage (OPFS or IndexedDB), so reloading or closing " +
+      "the tab loses it. Use ",
+    link,
+    " to keep your stores.",
+  );
 }
 
 function renderStore(store, text, status) {
@@ -367,20 +401,23 @@ function showResult({ success, code, badge, message, done, args, json }) {
 async function onLoadSamples() {
   const status = $("samples-status");
   await busy(async () => {
+    let show;
     try {
       const after = await state.memory.importMarkdown({ "MEMORY.md": SAMPLE_MEMORY_MD });
       const s = after.memory;
       const mode = s.mode === "searched"
         ? `MEMORY is now searched (over its ${formatNumber(s.verbatim_budget)}-char verbatim budget)`
         : "MEMORY still fits its verbatim budget";
-      showMessage(status,
+      show = () => showMessage(status,
         `Loaded ${plural(s.entries, "sample note", "sample notes")} into MEMORY.md ` +
         `(${plural(s.chars, "char", "chars")}): ${mode}. Start a new session to see the digest ` +
         "in the system prompt, then try a search or a user message below.");
     } catch (e) {
-      showError(status, e);
+      show = () => showError(status, e);
     }
+    // As after a tool call: the stores are re-read before the outcome is shown.
     await refreshStores();
+    show();
   });
 }
 
@@ -874,16 +911,18 @@ function renderStale() {
 
 async function onStartSession() {
   await busy(async () => {
+    let prompt = null;
     try {
-      const prompt = await state.memory.startSession();
+      prompt = await state.memory.startSession();
       state.sessionFiles = await state.memory.exportMarkdown();
       state.session += 1;
-      showPrompt(prompt);
       showError($("session-error"), null);
     } catch (e) {
       showError($("session-error"), e);
     }
     await refreshStores();
+    // Last, so a new session's prompt appears with the stores it was frozen from.
+    if (prompt !== null) showPrompt(prompt);
   });
 }
 
@@ -929,18 +968,73 @@ async function onImport(ev) {
     return;
   }
   await busy(async () => {
+    let show;
     try {
       const files = {};
       for (const file of input.files) files[file.name] = await file.text();
       await state.memory.importMarkdown(files);
       const names = Object.keys(files).join(" and ");
-      showMessage(status, `Imported ${names}. The frozen prompt shows it after you start a new session.`);
+      show = () => showMessage(status, `Imported ${names}. The frozen prompt shows it after you start a new session.`);
       input.value = "";
     } catch (e) {
-      showError(status, e);
+      show = () => showError(status, e);
     }
+    // As after a tool call: the stores are re-read before the outcome is shown.
     await refreshStores();
+    show();
   });
+}
+
+// ---------------------------------------------------------------- delete
+
+/** Closes the memory, removes every byte of it, then opens a fresh one. */
+async function onDeleteMemory() {
+  const ok = confirm(
+    `Delete this memory ("${MEMORY_NAME}")? MEMORY.md, USER.md and everything kept with them ` +
+      "are removed from this browser. This cannot be undone.",
+  );
+  if (!ok) return;
+  const result = $("delete-result");
+  // openMemory() enables it again once a memory is open.
+  $("delete-memory").disabled = true;
+  await busy(async () => {
+    let show;
+    try {
+      await state.memory.close();
+      const { removed } = await state.mnemo.Memory.delete(MEMORY_NAME);
+      const places = removed.map((s) => STORAGE_LABELS[s] ?? s).join(" and ");
+      show = () => showMessage(result, removed.length === 0
+        ? "Deleted: this memory was kept in this tab only, so closing it removed it."
+        : `Deleted: every byte of this memory was removed from ${places}.`);
+      clearOutputs();
+    } catch (e) {
+      show = () => showError(result, e);
+    }
+    // Whether or not the delete worked, the page needs an open memory again;
+    // the outcome is shown once the panels show that memory.
+    try {
+      await openMemory();
+    } catch (e) {
+      setAppStatus("error", "Could not open the memory again:", e);
+    }
+    show();
+  });
+}
+
+/** Empties the panels that show text of a deleted memory: the last result, hits, context, messages. */
+function clearOutputs() {
+  $("tool-result-empty").hidden = false;
+  $("tool-result-body").hidden = true;
+  $("tool-result-live").textContent = "";
+  $("search-status").replaceChildren();
+  $("search-results").replaceChildren();
+  $("search-results").hidden = true;
+  $("context-status").replaceChildren();
+  $("context-block").textContent = "";
+  $("context-block").hidden = true;
+  delete $("context-output").dataset.empty;
+  $("samples-status").replaceChildren();
+  $("files-status").replaceChildren();
 }
 
 // ---------------------------------------------------------------- schema
@@ -982,33 +1076,40 @@ function wireEvents() {
       closeNote();
     }
   });
+  $("delete-memory").addEventListener("click", onDeleteMemory);
 }
 
 async function loadMnemo() {
-  let mod;
   try {
-    mod = await import(PKG);
+    return await import(PKG);
   } catch (e) {
     throw Object.assign(new Error(
       "mnemo's WebAssembly package is missing: run scripts/build-js.sh and copy pkg/web to www/pkg " +
       `(${messageOf(e)})`,
     ), { code: "missing-package" });
   }
-  await mod.default();
-  return mod;
+}
+
+/** Opens the page's memory (kept in the browser where it can be), shows its prompt and stores. */
+async function openMemory() {
+  const { Memory, errorCodes } = state.mnemo;
+  state.memory = await Memory.open({ storage: "auto", name: MEMORY_NAME });
+  // The console handle (and the page tests) follow the open instance.
+  window.mnemo = { Memory, memory: state.memory, errorCodes };
+  state.session += 1;
+  state.sessionFiles = await state.memory.exportMarkdown();
+  const prompt = await state.memory.systemPrompt();
+  await refreshStores();
+  showPrompt(prompt);
+  $("delete-memory").disabled = false;
 }
 
 async function main() {
   syncFormFields();
   wireEvents();
   state.mnemo = await loadMnemo();
-  state.memory = await state.mnemo.Memory.open({ storage: "memory" });
-  window.mnemo = { Memory: state.mnemo.Memory, memory: state.memory, errorCodes: state.mnemo.errorCodes };
   renderSchema();
-  state.session = 1;
-  state.sessionFiles = await state.memory.exportMarkdown();
-  showPrompt(await state.memory.systemPrompt());
-  await refreshStores();
+  await openMemory();
   $("app").setAttribute("aria-busy", "false");
   if ($("app-status").dataset.state !== "error") setAppStatus("ready", READY);
 }

@@ -1,5 +1,8 @@
 // The demo page (www/) in a real browser: headless Chromium driven by
-// playwright-core, against a tiny static server started here.
+// playwright-core, against a tiny static server started here. 127.0.0.1 is a
+// secure context, so the page keeps its memory in OPFS; each test gets a new
+// browser context (its own empty storage), so tests never see each other's
+// notes.
 //
 // Needs the web build copied into www/pkg:
 //   scripts/build-js.sh && rm -rf www/pkg && cp -r pkg/web www/pkg
@@ -17,6 +20,8 @@ import { SAMPLE_MEMORY_MD, SAMPLE_NOTES } from "../../www/sample-notes.js";
 
 const WWW = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../www");
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+// Each test's budget (a suite-wide one would grow with the suite: every page
+// load compiles the wasm twice, in the page and in its OPFS worker).
 const TIMEOUT = 30_000;
 
 const MIME = {
@@ -66,9 +71,9 @@ let baseUrl;
 let browser;
 
 before(async () => {
-  if (!existsSync(path.join(WWW, "pkg", "mnemo.js"))) {
+  if (!existsSync(path.join(WWW, "pkg", "browser.js"))) {
     throw new Error(
-      "www/pkg/mnemo.js is missing: run scripts/build-js.sh and copy pkg/web to www/pkg " +
+      "www/pkg/browser.js is missing: run scripts/build-js.sh and copy pkg/web to www/pkg " +
         "(cd /work/main && scripts/build-js.sh && rm -rf www/pkg && cp -r pkg/web www/pkg)",
     );
   }
@@ -116,7 +121,7 @@ beforeEach(async () => {
     if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
   });
   await page.goto(baseUrl);
-  await page.locator('#app-status[data-state="ready"]').waitFor();
+  await pageReady();
 });
 
 afterEach(async () => {
@@ -127,6 +132,12 @@ afterEach(async () => {
 // ---------------------------------------------------------------- helpers
 
 const text = (selector) => page.locator(selector).textContent();
+
+/** Waits until the page has opened its memory and shown it. */
+const pageReady = () => page.locator('#app-status[data-state="ready"]').waitFor();
+
+/** Where the page says its memory lives. */
+const storageShown = () => page.locator("#storage-note").getAttribute("data-storage");
 
 /** The entries listed under a store ("memory" or "user"). */
 function entries(target) {
@@ -297,10 +308,13 @@ function entryOf(report, title) {
 
 // ---------------------------------------------------------------- tests
 
-describe("demo page", { timeout: TIMEOUT }, () => {
-  test("loads without console errors and shows an empty in-tab memory", async () => {
-    assert.match(await text("#storage-note"), /in this tab only/);
-    assert.match(await text("#storage-note"), /OPFS/);
+describe("demo page", () => {
+  test("loads without console errors and shows an empty memory saved in the browser", { timeout: TIMEOUT }, async () => {
+    assert.equal(await storageShown(), "opfs");
+    assert.equal(await text("#storage-text"),
+      "Your memory is saved in this browser (OPFS) — it survives reloads and never leaves this device.");
+    assert.ok(await page.locator("#delete-memory").isEnabled());
+    assert.equal(await page.locator("#delete-result").isVisible(), false);
     assert.equal(await text("#store-memory-count"), "0 entries");
     assert.equal(await text("#store-user-count"), "0 entries");
     assert.match(await text("#store-memory-usage"), /0\/120,000 chars/);
@@ -327,7 +341,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.deepEqual(unlabeled, []);
   });
 
-  test("adding an entry through the form shows success and the entry under MEMORY", async () => {
+  test("adding an entry through the form shows success and the entry under MEMORY", { timeout: TIMEOUT }, async () => {
     const r = await formCall({
       action: "add",
       target: "memory",
@@ -345,7 +359,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.equal(await page.inputValue("#tool-content"), "");
   });
 
-  test("the frozen prompt stays unchanged until a new session starts", async () => {
+  test("the frozen prompt stays unchanged until a new session starts", { timeout: TIMEOUT }, async () => {
     const frozen = await text("#system-prompt");
     // Keyboard only: type the entry and run it with Ctrl+Enter.
     await page.focus("#tool-content");
@@ -368,7 +382,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.equal(await page.locator("#prompt-stale").isVisible(), false);
   });
 
-  test("a remove whose old_text matches nothing shows no-match and changes nothing", async () => {
+  test("a remove whose old_text matches nothing shows no-match and changes nothing", { timeout: TIMEOUT }, async () => {
     await formCall({ action: "add", target: "memory", content: "Keep me" });
     const r = await formCall({ action: "remove", target: "memory", old_text: "no entry has this text" });
     assert.equal(r.success, "false");
@@ -381,7 +395,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.equal(await page.locator("#tool-content").isVisible(), false);
   });
 
-  test("a raw JSON batch applies both operations", async () => {
+  test("a raw JSON batch applies both operations", { timeout: TIMEOUT }, async () => {
     const r = await rawCall({
       operations: [
         { action: "add", target: "memory", content: "Project uses tabs and 120-char lines" },
@@ -412,7 +426,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.deepEqual(await entries("memory"), ["Project uses tabs and 120-char lines"]);
   });
 
-  test("exporting MEMORY.md downloads the canonical text", async () => {
+  test("exporting MEMORY.md downloads the canonical text", { timeout: TIMEOUT }, async () => {
     await rawCall({
       operations: [
         { action: "add", target: "memory", content: "First note" },
@@ -434,7 +448,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.match(await text("#files-status"), /Downloaded MEMORY\.md: 3 entries/);
   });
 
-  test("importing USER.md replaces that store; a bad file shows the error code", async () => {
+  test("importing USER.md replaces that store; a bad file shows the error code", { timeout: TIMEOUT }, async () => {
     await page.setInputFiles("#import-files", {
       name: "USER.md",
       mimeType: "text/markdown",
@@ -457,7 +471,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.deepEqual(await entries("user"), ["Name: Ada", "Timezone: Europe/London"]);
   });
 
-  test("a rejected promise shows its error code and message", async () => {
+  test("a rejected promise shows its error code and message", { timeout: TIMEOUT }, async () => {
     // The console handle closes the memory; the next call rejects with `closed`.
     await page.evaluate(() => window.mnemo.memory.close());
     const r = await formCall({ action: "add", target: "memory", content: "Too late" });
@@ -470,7 +484,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.match(await text("#session-error"), /^closed this memory was closed/);
   });
 
-  test("an entry's Replace… button prefills the form for a replace", async () => {
+  test("an entry's Replace… button prefills the form for a replace", { timeout: TIMEOUT }, async () => {
     await formCall({ action: "add", target: "user", content: "User prefers dark mode" });
     await page.click('#store-user-entries li button:has-text("Replace…")');
     assert.equal(await page.inputValue("#tool-action"), "replace");
@@ -482,7 +496,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.deepEqual(await entries("user"), ["User prefers light mode in VS Code, dark mode in terminal"]);
   });
 
-  test("loading the sample notes replaces MEMORY.md and makes MEMORY searched", async () => {
+  test("loading the sample notes replaces MEMORY.md and makes MEMORY searched", { timeout: TIMEOUT }, async () => {
     await formCall({ action: "add", target: "memory", content: "Replaced by the samples" });
     await formCall({ action: "add", target: "user", content: "User prefers metric units" });
     assert.match(await text("#load-samples"), /replaces MEMORY\.md/);
@@ -498,7 +512,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.ok(await page.locator("#prompt-stale").isVisible());
   });
 
-  test("after the samples a new session's prompt carries the digest, not the notes", async () => {
+  test("after the samples a new session's prompt carries the digest, not the notes", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     await page.click("#start-session");
     await page.locator('#system-prompt[data-session="2"]').waitFor({ state: "attached" });
@@ -512,7 +526,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.match(prompt, /memory\(action="search", query="…"\)/);
   });
 
-  test("a search ranks the notes: \"порт\" finds the Russian note first", async () => {
+  test("a search ranks the notes: \"порт\" finds the Russian note first", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     const russian = sample("Сервер мониторинга слушает портами 9090 и 9093");
     const { status, hits } = await searchAndWait("порт");
@@ -539,7 +553,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.equal(JSON.parse(r.json).results[0].text, russian);
   });
 
-  test("the context of a message holds the matching note and a note linked to it", async () => {
+  test("the context of a message holds the matching note and a note linked to it", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     const backups = sample("Backups #ops");
     // Links to [[Backups]]; shares no word with the message.
@@ -558,7 +572,7 @@ describe("demo page", { timeout: TIMEOUT }, () => {
     assert.match(c.status, /^Append this block to the user's message: \d+ notes, [\d,]+ chars\.$/);
   });
 
-  test("the context is empty while every store fits in the prompt, and says why", async () => {
+  test("the context is empty while every store fits in the prompt, and says why", { timeout: TIMEOUT }, async () => {
     await formCall({ action: "add", target: "memory", content: "Staging SSH listens on port 2222" });
     const c = await contextAndWait("Which port does staging SSH use?");
     assert.equal(c.block, "");
@@ -580,9 +594,76 @@ describe("demo page", { timeout: TIMEOUT }, () => {
   });
 });
 
-// A suite's timeout covers all of its tests, so the sectors panel has its own.
-describe("sectors panel", { timeout: TIMEOUT }, () => {
-  test("the sectors panel lists the sample's sectors with the counts of sectors()", async () => {
+describe("persistence", () => {
+  test("a note added through the form is still there after a reload, kept in OPFS", { timeout: TIMEOUT }, async () => {
+    const r = await formCall({ action: "add", target: "memory", content: "Survives a reload" });
+    assert.equal(r.success, "true");
+    await page.reload();
+    await pageReady();
+    assert.deepEqual(await entries("memory"), ["Survives a reload"]);
+    assert.equal(await text("#store-memory-count"), "1 entry");
+    assert.equal(await storageShown(), "opfs");
+    assert.match(await text("#storage-text"), /^Your memory is saved in this browser \(OPFS\)/);
+    assert.equal(await page.evaluate(async () => (await window.mnemo.memory.status()).storage), "opfs");
+    // The reloaded page's session starts from the saved stores.
+    assert.ok((await text("#system-prompt")).includes("Survives a reload"));
+  });
+
+  test("Delete this memory asks first, removes every byte and opens a fresh memory", { timeout: TIMEOUT }, async () => {
+    await formCall({ action: "add", target: "memory", content: "Delete me" });
+    await formCall({ action: "add", target: "user", content: "User is about to start over" });
+    assert.equal((await searchAndWait("Delete me")).hits.length, 1);
+    await page.evaluate(() => (window.before = window.mnemo.memory));
+
+    // Dismissing the question changes nothing.
+    const questions = [];
+    page.once("dialog", (d) => {
+      questions.push(`${d.type()}: ${d.message()}`);
+      d.dismiss();
+    });
+    await page.click("#delete-memory");
+    assert.equal(questions.length, 1);
+    assert.match(questions[0], /^confirm: Delete this memory \("demo"\)\? .*cannot be undone/);
+    assert.equal(await page.locator("#delete-result").isVisible(), false);
+    assert.deepEqual(await entries("memory"), ["Delete me"]);
+
+    page.once("dialog", (d) => d.accept());
+    await page.click("#delete-memory");
+    // The result appears once the fresh memory is open and shown.
+    await page.locator("#delete-result", { hasText: "Deleted" }).waitFor();
+    assert.ok(await page.locator("#delete-memory").isEnabled());
+    assert.equal(await text("#delete-result"), "Deleted: every byte of this memory was removed from OPFS.");
+    assert.deepEqual(await entries("memory"), []);
+    assert.deepEqual(await entries("user"), []);
+    assert.equal(await text("#store-memory-count"), "0 entries");
+    assert.equal(await text("#store-user-count"), "0 entries");
+    await sectorsReady(0);
+    assert.equal(await storageShown(), "opfs");
+    // Nothing of the deleted notes stays on screen.
+    assert.equal(await page.locator("#search-results").isVisible(), false);
+    assert.equal(await page.locator("#tool-result-body").isVisible(), false);
+    assert.equal(await text("#system-prompt"), "");
+    assert.match(await text("#session-info"), /^Session 2/);
+    // window.mnemo follows the new instance; the old one is closed.
+    const handles = await page.evaluate(async () => ({
+      replaced: window.mnemo.memory !== window.before,
+      oldCode: await window.before.status().then(() => null, (e) => e.code),
+      files: await window.mnemo.memory.exportMarkdown(),
+    }));
+    assert.deepEqual(handles, { replaced: true, oldCode: "closed", files: { "MEMORY.md": "", "USER.md": "" } });
+
+    // The fresh memory works, and after a reload the deleted notes are still gone.
+    assert.equal((await formCall({ action: "add", target: "memory", content: "A new start" })).success, "true");
+    await page.reload();
+    await pageReady();
+    assert.deepEqual(await entries("memory"), ["A new start"]);
+    assert.deepEqual(await entries("user"), []);
+    assert.equal((await searchAndWait("Delete me")).hits.length, 0);
+  });
+});
+
+describe("sectors panel", () => {
+  test("the sectors panel lists the sample's sectors with the counts of sectors()", { timeout: TIMEOUT }, async () => {
     // Empty memory: no sectors, and the summary says so in the CLI's words.
     await sectorsReady(0);
     assert.deepEqual(await sectorsSummary(), [
@@ -639,7 +720,7 @@ describe("sectors panel", { timeout: TIMEOUT }, () => {
     assert.deepEqual(byDefault.summary, s);
   });
 
-  test("every note's links in the detail view agree with the report's →out ←in", async () => {
+  test("every note's links in the detail view agree with the report's →out ←in", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     await sectorsReady(SAMPLE_NOTES.length);
     const api = await apiSectors();
@@ -660,7 +741,7 @@ describe("sectors panel", { timeout: TIMEOUT }, () => {
     assert.equal(links, api.summary.links);
   });
 
-  test("filtering the sectors to one narrows the list, keeps the summary, and follows writes", async () => {
+  test("filtering the sectors to one narrows the list, keeps the summary, and follows writes", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     await sectorsReady(SAMPLE_NOTES.length);
     const summary = await sectorsSummary();
@@ -693,7 +774,7 @@ describe("sectors panel", { timeout: TIMEOUT }, () => {
     assert.equal((await sectorsListed()).length, (await apiSectors()).sectors.length);
   });
 
-  test("a note shows its text and its links both ways, and the links move to other notes", async () => {
+  test("a note shows its text and its links both ways, and the links move to other notes", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     await sectorsReady(SAMPLE_NOTES.length);
     const api = await apiSectors();
@@ -735,7 +816,7 @@ describe("sectors panel", { timeout: TIMEOUT }, () => {
     assert.equal(await page.evaluate(() => document.activeElement.dataset.node), logging.node);
   });
 
-  test("a dangling link is flagged with ⚑ and is not a link to follow", async () => {
+  test("a dangling link is flagged with ⚑ and is not a link to follow", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     await sectorsReady(SAMPLE_NOTES.length);
     const api = await apiSectors();
