@@ -1,7 +1,7 @@
 // Browser storage in headless Chromium: open time with a full store, write
 // latency per backend, and what the IndexedDB image costs as the database
 // grows (OPFS beside it). One run; medians (p50) and p95 of each sample set.
-// Run: scripts/build-js.sh && node bench/browser-storage.mjs
+// Run: scripts/build-js.sh && node bench/browser-storage.mjs [--no-curve]
 import { serve, launch, tab } from "../tests/browser/harness.mjs";
 
 const { server, url } = await serve();
@@ -9,7 +9,8 @@ const browser = await launch();
 const context = await browser.newContext();
 const page = await tab(context, url);
 
-const results = await page.evaluate(async () => {
+const curve = !process.argv.includes("--no-curve");
+const results = await page.evaluate(async (curve) => {
   const { Memory } = window.mnemo;
   const stats = (xs) => {
     const s = [...xs].sort((a, b) => a - b);
@@ -69,7 +70,7 @@ const results = await page.evaluate(async () => {
   }
   // The cost curve: grow each database with 64 KB turns, timing one note
   // write at each size.
-  for (const storage of ["indexeddb", "opfs"]) {
+  for (const storage of curve ? ["indexeddb", "opfs"] : []) {
     const name = `curve-${storage}`;
     await Memory.delete(name).catch(() => {});
     const m = await Memory.open({ storage, name });
@@ -91,7 +92,7 @@ const results = await page.evaluate(async () => {
   }
   for (const storage of ["memory", "indexeddb", "opfs"]) await Memory.delete(`bench-${storage}`).catch(() => {});
   return out;
-});
+}, curve);
 
 await browser.close();
 server.close();
@@ -104,6 +105,7 @@ console.log("|---|---|---|---|---|---|");
 for (const r of results.rows) {
   console.log(`| ${r.storage} | ${cell(r.open)} | ${cell(r.add)} | ${cell(r.replace)} | ${cell(r.turn)} | ${cell(r.search)} |`);
 }
+if (!curve) process.exit(0);
 console.log("\nOne note write (p50 ms) as the database grows with recorded sessions:\n");
 const sizes = [...new Set(results.curve.map((c) => c.mb))];
 console.log(`| database | ${sizes.map((s) => `${s} MB`).join(" | ")} |`);

@@ -35,9 +35,7 @@ pub fn sql_error(e: rusqlite::Error) -> Error {
     match code {
         Some(ErrorCode::DiskFull) => Error::new(
             ErrorKind::Storage,
-            format!(
-                "storage is full (disk or browser quota exceeded); nothing was changed: {e}"
-            ),
+            format!("storage is full (disk or browser quota exceeded); nothing was changed: {e}"),
         ),
         Some(ErrorCode::DatabaseCorrupt | ErrorCode::NotADatabase) => Error::new(
             ErrorKind::StoreDamaged,

@@ -32,6 +32,8 @@
 #![deny(missing_docs)]
 
 pub mod config;
+#[cfg(feature = "sqlite")]
+pub mod db;
 pub mod error;
 pub mod graph;
 pub mod journey;
@@ -41,8 +43,6 @@ pub mod recall;
 pub mod scan;
 pub mod search;
 pub mod sectors;
-#[cfg(feature = "sqlite")]
-pub mod db;
 #[cfg(feature = "sqlite")]
 pub mod sessions;
 pub mod sidecar;

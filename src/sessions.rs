@@ -326,7 +326,8 @@ impl<C: Borrow<Connection>> Sessions<C> {
         let rows = if unfiltered {
             // FTS5 ranks on its own (ORDER BY rank) before any join: the
             // fast path, whatever the number of matching messages.
-            let mut stmt = self.c()
+            let mut stmt = self
+                .c()
                 .prepare_cached(
                     "SELECT m.session, m.seq, m.role, m.time, m.text, -t.rank
                      FROM (SELECT rowid, rank FROM messages_fts WHERE messages_fts MATCH ?1
@@ -341,7 +342,8 @@ impl<C: Borrow<Connection>> Sessions<C> {
                 .map_err(db)?;
             rows
         } else {
-            let mut stmt = self.c()
+            let mut stmt = self
+                .c()
                 .prepare_cached(
                     "SELECT m.session, m.seq, m.role, m.time, m.text, -bm25(messages_fts) AS rel
                      FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid
@@ -407,12 +409,14 @@ impl<C: Borrow<Connection>> Sessions<C> {
     /// it is left out, unless every term is that common (then the two
     /// rarest stay).
     fn selective(&self, tokens: Vec<String>) -> Result<Vec<String>> {
-        let total: i64 = self.c()
+        let total: i64 = self
+            .c()
             .query_row("SELECT COALESCE(MAX(id), 0) FROM messages", [], |r| {
                 r.get(0)
             })
             .map_err(db)?;
-        let mut stmt = self.c()
+        let mut stmt = self
+            .c()
             .prepare_cached("SELECT doc FROM messages_vocab WHERE term = ?1")
             .map_err(db)?;
         let mut with_df: Vec<(i64, String)> = Vec::with_capacity(tokens.len());
@@ -477,7 +481,8 @@ impl<C: Borrow<Connection>> Sessions<C> {
     /// Scroll: the messages of `session` from `seq - before` to
     /// `seq + after`, in order, whole.
     pub fn scroll(&self, session: &str, seq: i64, before: i64, after: i64) -> Result<Vec<Message>> {
-        let mut stmt = self.c()
+        let mut stmt = self
+            .c()
             .prepare_cached(
                 "SELECT session, seq, role, text, time FROM messages
                  WHERE session = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
@@ -512,7 +517,8 @@ impl<C: Borrow<Connection>> Sessions<C> {
 
     /// Browse: sessions, most recently active first, `limit` from `offset`.
     pub fn browse(&self, offset: usize, limit: usize) -> Result<Vec<SessionInfo>> {
-        let mut stmt = self.c()
+        let mut stmt = self
+            .c()
             .prepare_cached(
                 "SELECT id, title, source, started, ended, messages FROM sessions
                  ORDER BY ended DESC, id LIMIT ?1 OFFSET ?2",
@@ -568,7 +574,8 @@ impl<C: Borrow<Connection>> Sessions<C> {
     /// Deletes every session and message; returns how many sessions there
     /// were. The file keeps no trace (it is vacuumed).
     pub fn purge(&mut self) -> Result<usize> {
-        let n: i64 = self.c()
+        let n: i64 = self
+            .c()
             .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
             .map_err(db)?;
         self.c()

@@ -149,6 +149,8 @@ pub struct BrowserDb(Rc<Inner>);
 /// lease timer.
 pub struct Inner {
     name: String,
+    /// Tells this context's messages from the others' (`want:<id>`).
+    id: String,
     backend: Backend,
     /// Open while the lock is held (OPFS) or always (memory, IndexedDB).
     conn: RefCell<Option<Connection>>,
@@ -186,6 +188,7 @@ impl BrowserDb {
     /// Opens memory `name` on `kind` (`memory`, `opfs`, `indexeddb`).
     pub async fn open(name: &str, kind: &str) -> Result<BrowserDb> {
         check_name(name)?;
+        let id = format!("{:x}", (js_sys::Math::random() * 1e15) as u64);
         let mut held = None;
         let backend = match kind {
             "memory" => Backend::Memory,
@@ -209,7 +212,7 @@ impl BrowserDb {
                 }
                 // Pools are per name so that `delete(name)` removes one
                 // directory and a context holds only the files it needs.
-                let release = acquire(name, &JsValue::NULL).await?;
+                let release = acquire(name, &id, &JsValue::NULL).await?;
                 let cfg = OpfsSAHPoolCfgBuilder::new()
                     .vfs_name(&format!("mnemo-{name}"))
                     .directory(&format!("mnemo/{name}"))
@@ -236,6 +239,7 @@ impl BrowserDb {
         };
         let db = BrowserDb(Rc::new(Inner {
             name: name.to_string(),
+            id,
             backend,
             conn: RefCell::new(None),
             seen: Cell::new(-1),
@@ -275,14 +279,19 @@ impl BrowserDb {
         let weak = Rc::downgrade(&self.0);
         let listener = Closure::<dyn FnMut(JsValue)>::new(move |message: JsValue| {
             let Some(inner) = weak.upgrade() else { return };
-            if message.as_string().as_deref() == Some("want") {
+            let message = message.as_string().unwrap_or_default();
+            let (kind, from) = message.split_once(':').unwrap_or((&message, ""));
+            if from == inner.id {
+                return;
+            }
+            if kind == "want" {
                 if inner.depth.get() == 0 {
                     inner.let_go();
                 } else {
                     inner.wanted.set(true);
                 }
             } else {
-                let _ = on_message.call1(&JsValue::NULL, &message);
+                let _ = on_message.call1(&JsValue::NULL, &kind.into());
             }
         });
         *self.channel.borrow_mut() = channel_open(&self.name, listener.as_ref().unchecked_ref());
@@ -311,6 +320,16 @@ impl BrowserDb {
                 )
                 .map_err(sql_error)
                 .and_then(|conn| {
+                    // The pool's files are slots: keeping the journal file
+                    // (zeroing its header) saves deleting and re-creating
+                    // it, and a flush, on every commit. Still atomic.
+                    conn.pragma_update(None, "journal_mode", "PERSIST")
+                        .map_err(sql_error)?;
+                    // Only the holder of the Web Lock has this connection
+                    // open, so SQLite may keep its file lock and page cache
+                    // between statements instead of re-checking the file.
+                    conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
+                        .map_err(sql_error)?;
                     db::prepare(&conn)?;
                     Ok(conn)
                 });
@@ -326,7 +345,10 @@ impl BrowserDb {
                 }
             }
             Backend::IndexedDb => {
-                let stored = wait(idb_version(&self.name)).await?.as_f64().unwrap_or(-1.0) as i64;
+                let stored = wait(idb_version(&self.name))
+                    .await?
+                    .as_f64()
+                    .unwrap_or(-1.0) as i64;
                 let loaded = self.conn.borrow().is_some();
                 if loaded && stored == self.seen.get() {
                     return Ok(());
@@ -393,6 +415,7 @@ impl BrowserDb {
                 None => Err(not_loaded()),
             }
         };
+
         let result = match result {
             Ok(r) if write => {
                 self.dirty.set(true);
@@ -419,7 +442,7 @@ impl BrowserDb {
     /// lock; returns the backends that held data.
     pub async fn remove_all(name: &str) -> Result<Vec<String>> {
         check_name(name)?;
-        let release = acquire(name, &JsValue::NULL).await?;
+        let release = acquire(name, "delete", &JsValue::NULL).await?;
         // A pool of this worker must let go of its files first.
         let vfs = format!("mnemo-{name}");
         let cfg = OpfsSAHPoolCfgBuilder::new()
@@ -441,7 +464,7 @@ impl BrowserDb {
         };
         let _ = release.call0(&JsValue::NULL);
         let removed = removed?;
-        channel_announce(name, &"deleted".into());
+        channel_announce(name, &"deleted:delete".into());
         Ok(js_sys::Array::from(&removed)
             .iter()
             .filter_map(|v| v.as_string())
@@ -508,7 +531,7 @@ impl Storage for BrowserDb {
         let fresh = self.release.borrow().is_none();
         let taken = async {
             if fresh {
-                let release = acquire(&self.name, &self.channel.borrow()).await?;
+                let release = acquire(&self.name, &self.id, &self.channel.borrow()).await?;
                 *self.release.borrow_mut() = Some(release);
             }
             // A new lease may find another context's commits; a held one
@@ -537,7 +560,10 @@ impl Storage for BrowserDb {
             return Ok(());
         }
         if self.dirty.replace(false) {
-            channel_post(&self.channel.borrow(), &"changed".into());
+            channel_post(
+                &self.channel.borrow(),
+                &format!("changed:{}", self.id).into(),
+            );
         }
         if self.wanted.get() {
             self.let_go();
@@ -574,21 +600,25 @@ impl Inner {
         if let Backend::Opfs(util) = &self.backend {
             self.conn.borrow_mut().take();
             if let Err(e) = util.pause() {
-                web_warn(&format!("mnemo: pausing the OPFS pool of {} failed: {e}", self.name));
+                web_warn(&format!(
+                    "mnemo: pausing the OPFS pool of {} failed: {e}",
+                    self.name
+                ));
             }
         }
         let _ = release.call0(&JsValue::NULL);
     }
 }
 
-/// Asks the other contexts of memory `name` to let go (on `channel`, or a
-/// temporary one), then waits for its Web Lock; resolves to the release
-/// function.
-async fn acquire(name: &str, channel: &JsValue) -> Result<Function> {
+/// Asks the other contexts of memory `name` to let go (`want:<id>` on
+/// `channel`, or a temporary one), then waits for its Web Lock; resolves to
+/// the release function.
+async fn acquire(name: &str, id: &str, channel: &JsValue) -> Result<Function> {
+    let want = JsValue::from(format!("want:{id}"));
     if channel.is_null() || channel.is_undefined() {
-        channel_announce(name, &"want".into());
+        channel_announce(name, &want);
     } else {
-        channel_post(channel, &"want".into());
+        channel_post(channel, &want);
     }
     let release = wait(lock_acquire(name)).await?;
     release

@@ -20,12 +20,12 @@ use wasm_bindgen_futures::future_to_promise;
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::memory::{Files, Memory};
+use crate::sessions::Sessions;
 use crate::storage::Storage;
 use crate::store::Target;
-use interop::{from_serde, to_js_error, to_json, to_string};
 use browser::BrowserDb;
+use interop::{from_serde, to_js_error, to_json, to_string};
 use storage::JsStorage;
-use crate::sessions::Sessions;
 
 #[wasm_bindgen(typescript_custom_section)]
 const _: &str = include_str!("types.d.ts");
@@ -436,8 +436,7 @@ impl JsMemory {
     pub fn session_search(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "SessionSearchOptions | undefined")]
-        options: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SessionSearchOptions | undefined")] options: JsValue,
     ) -> Promise {
         let args = to_string(&query, "query").and_then(|q| {
             let mut args = session_args(
@@ -456,7 +455,9 @@ impl JsMemory {
     pub fn session_messages(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "{around?: number, before?: number, after?: number} | undefined")]
+        #[wasm_bindgen(
+            unchecked_param_type = "{around?: number, before?: number, after?: number} | undefined"
+        )]
         options: JsValue,
     ) -> Promise {
         let args = to_string(&session, "session").and_then(|id| {
@@ -594,7 +595,12 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
     if !db.persistent() {
         return None;
     }
-    db.subscribe(listener.as_ref().unchecked_ref::<js_sys::Function>().clone());
+    db.subscribe(
+        listener
+            .as_ref()
+            .unchecked_ref::<js_sys::Function>()
+            .clone(),
+    );
     Some(listener)
 }
 
@@ -689,7 +695,11 @@ fn session_args(
                 allowed.join(", ")
             )));
         }
-        let key = if key == "session" { "session_id".into() } else { key };
+        let key = if key == "session" {
+            "session_id".into()
+        } else {
+            key
+        };
         out.insert(key, v);
     }
     Ok(out)

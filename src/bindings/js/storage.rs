@@ -8,9 +8,9 @@ use js_sys::{Function, JsString, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::browser::BrowserDb;
 use super::interop::message_of;
 use crate::error::{Error, Result};
-use super::browser::BrowserDb;
 use crate::storage::{Change, Storage};
 
 /// The storage of a JS-side memory.
