@@ -42,6 +42,21 @@ pub enum Change {
 }
 
 impl Change {
+    /// Create or replace blob `name` with `data`.
+    pub fn write(name: &str, data: &[u8]) -> Change {
+        Change::Write {
+            name: name.to_string(),
+            data: data.to_vec(),
+        }
+    }
+
+    /// Remove blob `name`.
+    pub fn delete(name: &str) -> Change {
+        Change::Delete {
+            name: name.to_string(),
+        }
+    }
+
     /// The blob this change is about.
     pub fn name(&self) -> &str {
         match self {

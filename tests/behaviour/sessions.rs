@@ -148,8 +148,7 @@ pub async fn the_tool_has_three_shapes_and_never_fails() {
     let r = s.tool(&serde_json::json!({"query": "staging port"}));
     assert_eq!(r.mode, Some("discovery"));
     assert!(!r.hits.unwrap().is_empty());
-    let r =
-        s.tool(&serde_json::json!({"session_id": "s1", "around": 2, "before": 1, "after": 0}));
+    let r = s.tool(&serde_json::json!({"session_id": "s1", "around": 2, "before": 1, "after": 0}));
     assert_eq!(r.mode, Some("scroll"));
     assert_eq!(
         r.messages
@@ -229,12 +228,9 @@ pub async fn a_memory_in_sqlite_keeps_notes_and_sessions_together() {
     let mut conn = mnemo::db::rusqlite::Connection::open_in_memory().unwrap();
     conn.deserialize_read_exact("main", &image[..], image.len(), false)
         .unwrap();
-    let reopened = Memory::open(
-        SqliteStorage::new(conn, || 7).unwrap(),
-        Config::default(),
-    )
-    .await
-    .unwrap();
+    let reopened = Memory::open(SqliteStorage::new(conn, || 7).unwrap(), Config::default())
+        .await
+        .unwrap();
     assert_eq!(
         reopened.export_markdown()["MEMORY.md"],
         "Deploys run on Fridays"

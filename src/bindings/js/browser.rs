@@ -490,18 +490,11 @@ impl Storage for BrowserDb {
     }
 
     async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
-        self.commit(&[Change::Write {
-            name: name.to_string(),
-            data: data.to_vec(),
-        }])
-        .await
+        self.commit(&[Change::write(name, data)]).await
     }
 
     async fn delete(&self, name: &str) -> Result<()> {
-        self.commit(&[Change::Delete {
-            name: name.to_string(),
-        }])
-        .await
+        self.commit(&[Change::delete(name)]).await
     }
 
     async fn list(&self) -> Result<Vec<String>> {
