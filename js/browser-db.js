@@ -250,3 +250,18 @@ export function channelAnnounce(name, data) {
 export function later(ms, f) {
   setTimeout(f, ms);
 }
+
+/** Keeps `bytes` under record `key` of memory `name`'s IndexedDB database. */
+export async function idbKeep(name, key, bytes) {
+  const db = await idbOpen(name);
+  try {
+    await new Promise((resolve, reject) => {
+      const tx = db.transaction("db", "readwrite");
+      tx.objectStore("db").put(bytes, key);
+      tx.oncomplete = () => resolve();
+      tx.onabort = () => reject(idbError("keeping the damaged database", tx.error));
+    });
+  } finally {
+    db.close();
+  }
+}

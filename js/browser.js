@@ -130,6 +130,22 @@ export class Memory {
     return wasm.Memory.delete(name);
   }
 
+  /**
+   * Recovers memory `name` from a damaged database; OPFS needs a worker,
+   * which a page gets here as for open().
+   */
+  static async recover(name, opts) {
+    if (!IN_WORKER && opts?.storage === "opfs" && typeof Worker === "function") {
+      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
+      try {
+        return await new WorkerMemory(worker).call("recover", [name, opts]);
+      } finally {
+        worker.terminate();
+      }
+    }
+    return wasm.Memory.recover(name, opts);
+  }
+
   /** The memory tool's definition. */
   static toolSchema() {
     return wasm.Memory.toolSchema();

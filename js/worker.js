@@ -13,6 +13,8 @@ self.onmessage = async ({ data: { id, method, args } }) => {
     if (method === "open") {
       memory = await Memory.open(args[0]);
       result = null;
+    } else if (method === "recover") {
+      result = await Memory.recover(...args);
     } else if (!memory) {
       throw Object.assign(new Error("this memory is not open"), { name: "MnemoError", code: "closed" });
     } else {

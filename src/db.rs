@@ -96,6 +96,44 @@ pub fn prepare(conn: &Connection) -> Result<()> {
     })
 }
 
+/// Checks that the tables holding the user's text (`blobs`, `meta`) read
+/// back whole (`PRAGMA quick_check` on them: fast, unlike a whole-file
+/// check), after [`prepare`].
+pub fn check(conn: &Connection) -> Result<()> {
+    prepare(conn)?;
+    for table in ["blobs", "meta"] {
+        let verdict: String = conn
+            .query_row(&format!("PRAGMA quick_check({table})"), [], |r| r.get(0))
+            .map_err(sql_error)?;
+        if verdict != "ok" {
+            return Err(Error::new(
+                ErrorKind::StoreDamaged,
+                format!("the state database is damaged ({verdict}); it is kept as it is"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What can still be read of the user's blobs in a damaged database:
+/// both stores and the history, each if it reads back.
+pub fn salvage(conn: &Connection) -> Vec<Change> {
+    [
+        "MEMORY.md",
+        "USER.md",
+        crate::sidecar::HISTORY_BLOB,
+        crate::sidecar::BLOB,
+    ]
+    .into_iter()
+    .filter_map(|name| {
+        read_blob(conn, name)
+            .ok()
+            .flatten()
+            .map(|data| Change::write(name, &data))
+    })
+    .collect()
+}
+
 /// The change counter: bumped by every commit of blobs or sessions.
 pub fn version(conn: &Connection) -> Result<i64> {
     conn.query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| {
@@ -283,6 +321,21 @@ mod tests {
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(v, 99);
+    }
+
+    #[test]
+    fn salvage_reads_what_is_left_and_check_passes_a_sound_database() {
+        let s = SqliteStorage::in_memory().unwrap();
+        run_ready(s.commit(&[
+            Change::write("MEMORY.md", b"keep"),
+            Change::write("x", b"y"),
+        ]))
+        .unwrap();
+        check(&s.connection()).unwrap();
+        assert_eq!(
+            salvage(&s.connection()),
+            vec![Change::write("MEMORY.md", b"keep")]
+        );
     }
 
     #[test]

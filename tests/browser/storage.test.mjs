@@ -205,6 +205,26 @@ for (const storage of ["opfs", "indexeddb"]) {
   });
 }
 
+test("opfs: recover() runs in a worker from a page and refuses a sound database", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const { Memory } = window.mnemo;
+    const m = await Memory.open({ storage: "opfs", name: "sound" });
+    await m.tool({ action: "add", target: "memory", content: "fine" });
+    await m.close();
+    const codeOf = (p) => p.then(() => "ok", (e) => `${e.code}: ${e.message}`);
+    return {
+      sound: await codeOf(Memory.recover("sound", { storage: "opfs" })),
+      missing: await codeOf(Memory.recover("never-made", { storage: "opfs" })),
+      files: await (await Memory.open({ storage: "opfs", name: "sound" })).exportMarkdown(),
+    };
+  });
+  assert.match(out.sound, /^invalid-input: .*not damaged/);
+  assert.match(out.missing, /^no-match: /);
+  assert.equal(out.files["MEMORY.md"], "fine");
+  await page.close();
+});
+
 test("auto picks OPFS in a page (through the worker) and status says so", async () => {
   const page = await tab();
   const storage = await run(page, async () => {
@@ -217,7 +237,7 @@ test("auto picks OPFS in a page (through the worker) and status says so", async 
   await page.close();
 });
 
-test("a damaged or newer IndexedDB database is refused and kept", async () => {
+test("a damaged or newer IndexedDB database is refused and kept; recover() salvages the stores", async () => {
   const page = await tab();
   const out = await run(page, async () => {
     const { Memory } = window.mnemo;
@@ -271,12 +291,56 @@ test("a damaged or newer IndexedDB database is refused and kept", async () => {
     db = await idb("garbage");
     const garbageKept = (await get(db, "image")).length === 5800;
     db.close();
-    return { newerOutcome, kept, garbageOutcome, garbageKept };
+    const recovered = async (name) => {
+      try {
+        return await Memory.recover(name, { storage: "indexeddb" });
+      } catch (e) {
+        return `${e.code}: ${e.message}`;
+      }
+    };
+    // Recovery: a newer database is never touched; garbage is kept aside
+    // and a fresh memory starts.
+    const newerRecover = await recovered("patched");
+    const garbageRecover = await recovered("garbage");
+    const afterGarbage = await (await Memory.open({ storage: "indexeddb", name: "garbage" })).exportMarkdown();
+    db = await idb("garbage");
+    const keptAside = (await get(db, garbageRecover.kept.split("record ")[1]))?.length;
+    db.close();
+    // A damaged table beside intact stores: the stores are salvaged. Page 4
+    // of a fresh mnemo database is the root of its meta table (the page size
+    // is in the header, bytes 16-17).
+    const m2 = await Memory.open({ storage: "indexeddb", name: "salvage" });
+    await m2.tool({ action: "add", target: "memory", content: "salvage me" });
+    await m2.close();
+    db = await idb("salvage");
+    const broken = (await get(db, "image")).slice();
+    const pageSize = new DataView(broken.buffer).getUint16(16) || 65536;
+    broken.fill(0xa5, 3 * pageSize, 4 * pageSize);
+    await put(db, "image", broken);
+    await put(db, "version", 77);
+    db.close();
+    const salvageOutcome = await code("salvage");
+    const salvageRecover = await recovered("salvage");
+    const afterSalvage = await (await Memory.open({ storage: "indexeddb", name: "salvage" })).exportMarkdown();
+    const soundRecover = await recovered("salvage");
+    return {
+      newerOutcome, kept, garbageOutcome, garbageKept, newerRecover, garbageRecover, afterGarbage,
+      keptAside, salvageOutcome, salvageRecover, afterSalvage, soundRecover,
+    };
   });
   assert.match(out.newerOutcome, /^store-damaged: .*newer mnemo/);
   assert.ok(out.kept);
-  assert.match(out.garbageOutcome, /^store-damaged: .*damaged/);
+  assert.match(out.garbageOutcome, /^store-damaged: .*damaged.*Memory\.recover/);
   assert.ok(out.garbageKept);
+  assert.match(out.newerRecover, /^store-damaged: .*newer mnemo/);
+  assert.deepEqual(out.garbageRecover.salvaged, []);
+  assert.match(out.garbageRecover.kept, /^IndexedDB database mnemo:garbage, record damaged-\d+$/);
+  assert.equal(out.keptAside, 5800);
+  assert.deepEqual(out.afterGarbage, { "MEMORY.md": "", "USER.md": "" });
+  assert.match(out.salvageOutcome, /^store-damaged: /);
+  assert.ok(out.salvageRecover.salvaged.includes("MEMORY.md"), JSON.stringify(out.salvageRecover));
+  assert.equal(out.afterSalvage["MEMORY.md"], "salvage me");
+  assert.match(out.soundRecover, /^invalid-input: .*not damaged/);
   await page.close();
 });
 

@@ -17,6 +17,7 @@ use std::rc::Rc;
 
 use js_sys::{Function, Promise, Uint8Array};
 use rusqlite::{Connection, OpenFlags};
+use sqlite_wasm_rs::vfs::{transfer::DbTransfer, VfsFilesManager};
 use sqlite_wasm_vfs::sahpool::{install, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -38,6 +39,8 @@ extern "C" {
     fn idb_version(name: &str) -> Promise;
     #[wasm_bindgen(js_name = idbLoad)]
     fn idb_load(name: &str) -> Promise;
+    #[wasm_bindgen(js_name = idbKeep)]
+    fn idb_keep(name: &str, key: &str, bytes: &Uint8Array) -> Promise;
     #[wasm_bindgen(js_name = idbSave)]
     fn idb_save(name: &str, version: f64, bytes: &Uint8Array) -> Promise;
     #[wasm_bindgen(js_name = listMemories)]
@@ -105,6 +108,125 @@ pub fn check_name(name: &str) -> Result<()> {
 
 const DB_FILE: &str = "/mnemo.db";
 
+/// Installs (or finds) memory `name`'s OPFS pool and makes sure it holds its
+/// file handles. Call under the lock.
+async fn opfs_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
+    let cfg = OpfsSAHPoolCfgBuilder::new()
+        .vfs_name(&format!("mnemo-{name}"))
+        .directory(&format!("mnemo/{name}"))
+        .initial_capacity(4)
+        .build();
+    let util = match install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await {
+        Ok(util) if util.is_paused() => util.resume().await.map(|_| util),
+        other => other,
+    };
+    util.map_err(|e| opfs_error("open", e))
+}
+
+/// Opens memory `name`'s database file in its (active) pool.
+fn opfs_connection(name: &str, file: &str) -> Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags_and_vfs(file, flags, format!("mnemo-{name}").as_str())
+        .map_err(sql_error)?;
+    // The pool's files are slots: keeping the journal file (zeroing its
+    // header) saves deleting and re-creating it, and a flush, on every
+    // commit. Still atomic.
+    conn.pragma_update(None, "journal_mode", "PERSIST")
+        .map_err(sql_error)?;
+    // Only the holder of the Web Lock has this connection open, so SQLite
+    // may keep its file lock and page cache between statements instead of
+    // re-checking the file.
+    conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .map_err(sql_error)?;
+    Ok(conn)
+}
+
+/// Adds how to recover to a damaged-database error (not to a newer one:
+/// that is never touched).
+fn with_recovery_hint(e: Error, name: &str, kind: &str) -> Error {
+    if e.kind() == ErrorKind::StoreDamaged && !e.message().contains("newer mnemo") {
+        Error::new(
+            ErrorKind::StoreDamaged,
+            format!(
+                "{} Memory.recover({name:?}, {{storage: {kind:?}}}) keeps it aside and starts a \
+                 fresh memory from the Markdown text it still holds.",
+                e.message()
+            ),
+        )
+    } else {
+        e
+    }
+}
+
+/// A database's schema version, when it has a readable header.
+fn schema_of(conn: &Connection) -> Option<i64> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0)).ok()
+}
+
+/// The stored IndexedDB image of memory `name`: `(version, bytes)`.
+async fn idb_image(name: &str) -> Result<Option<(i64, Vec<u8>)>> {
+    let image = wait(idb_load(name)).await?;
+    if image.is_null() || image.is_undefined() {
+        return Ok(None);
+    }
+    let get = |key: &str| js_sys::Reflect::get(&image, &key.into()).ok();
+    let version = get("version").and_then(|v| v.as_f64()).unwrap_or(0.0) as i64;
+    let bytes = get("bytes")
+        .and_then(|b| b.dyn_into::<Uint8Array>().ok())
+        .map(|b| b.to_vec())
+        .unwrap_or_default();
+    Ok(Some((version, bytes)))
+}
+
+/// An in-memory database holding `image` (empty when there is none).
+fn image_connection(image: Option<&[u8]>) -> Result<Connection> {
+    let mut conn = Connection::open_in_memory().map_err(sql_error)?;
+    if let Some(bytes) = image {
+        conn.deserialize_read_exact("main", bytes, bytes.len(), false)
+            .map_err(sql_error)?;
+    }
+    Ok(conn)
+}
+
+/// Refuses to recover a database that is sound or from a newer mnemo.
+fn needs_recovery(conn: &Connection) -> Result<()> {
+    if schema_of(conn).is_some_and(|v| v > db::SCHEMA_VERSION) {
+        return db::prepare(conn);
+    }
+    match db::check(conn) {
+        Ok(()) => Err(Error::new(
+            ErrorKind::InvalidInput,
+            "this memory's database is not damaged; there is nothing to recover",
+        )),
+        Err(_) => Ok(()),
+    }
+}
+
+/// A fresh database holding the salvaged blobs at change counter `version`.
+fn fresh(conn: &Connection, salvaged: &[Change], version: i64) -> Result<()> {
+    db::prepare(conn)?;
+    db::commit_blobs(conn, salvaged)?;
+    conn.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'version'",
+        [version],
+    )
+    .map(|_| ())
+    .map_err(sql_error)
+}
+
+/// What `recover` did.
+#[derive(serde::Serialize)]
+pub struct Recovered {
+    /// The memory.
+    pub name: String,
+    /// The blobs read back and carried into the fresh database.
+    pub salvaged: Vec<String>,
+    /// Where the damaged database is kept.
+    pub kept: String,
+}
+
 async fn wait(promise: Promise) -> Result<JsValue> {
     JsFuture::from(promise).await.map_err(js_error)
 }
@@ -145,6 +267,9 @@ fn opfs_error(what: &str, e: OpfsSAHError) -> Error {
 #[derive(Clone)]
 pub struct BrowserDb(Rc<Inner>);
 
+/// The channel listener of a [`BrowserDb`].
+type Listener = Closure<dyn FnMut(JsValue)>;
+
 /// The state of a [`BrowserDb`], shared with its channel listener and
 /// lease timer.
 pub struct Inner {
@@ -167,7 +292,7 @@ pub struct Inner {
     /// Generation of the lease timer (a newer call voids older timers).
     lease: Cell<u32>,
     channel: RefCell<JsValue>,
-    listener: RefCell<Option<Closure<dyn FnMut(JsValue)>>>,
+    listener: RefCell<Option<Listener>>,
 }
 
 impl std::ops::Deref for BrowserDb {
@@ -213,19 +338,8 @@ impl BrowserDb {
                 // Pools are per name so that `delete(name)` removes one
                 // directory and a context holds only the files it needs.
                 let release = acquire(name, &id, &JsValue::NULL).await?;
-                let cfg = OpfsSAHPoolCfgBuilder::new()
-                    .vfs_name(&format!("mnemo-{name}"))
-                    .directory(&format!("mnemo/{name}"))
-                    .initial_capacity(4)
-                    .build();
-                let installed = install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await;
-                let util = match installed {
-                    Ok(util) if util.is_paused() => util.resume().await.map(|_| util),
-                    other => other,
-                };
-                let util = util.map_err(|e| {
+                let util = opfs_pool(name).await.inspect_err(|_| {
                     let _ = release.call0(&JsValue::NULL);
-                    opfs_error("open", e)
                 })?;
                 held = Some(release);
                 Backend::Opfs(util)
@@ -310,27 +424,8 @@ impl BrowserDb {
             Backend::Memory => Ok(()),
             Backend::Opfs(util) => {
                 util.resume().await.map_err(|e| opfs_error("resume", e))?;
-                let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
-                    | OpenFlags::SQLITE_OPEN_CREATE
-                    | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-                let opened = Connection::open_with_flags_and_vfs(
-                    DB_FILE,
-                    flags,
-                    format!("mnemo-{}", self.name).as_str(),
-                )
-                .map_err(sql_error)
-                .and_then(|conn| {
-                    // The pool's files are slots: keeping the journal file
-                    // (zeroing its header) saves deleting and re-creating
-                    // it, and a flush, on every commit. Still atomic.
-                    conn.pragma_update(None, "journal_mode", "PERSIST")
-                        .map_err(sql_error)?;
-                    // Only the holder of the Web Lock has this connection
-                    // open, so SQLite may keep its file lock and page cache
-                    // between statements instead of re-checking the file.
-                    conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
-                        .map_err(sql_error)?;
-                    db::prepare(&conn)?;
+                let opened = opfs_connection(&self.name, DB_FILE).and_then(|conn| {
+                    db::check(&conn)?;
                     Ok(conn)
                 });
                 match opened {
@@ -340,7 +435,7 @@ impl BrowserDb {
                     }
                     Err(e) => {
                         let _ = util.pause();
-                        Err(e)
+                        Err(with_recovery_hint(e, &self.name, "opfs"))
                     }
                 }
             }
@@ -353,19 +448,13 @@ impl BrowserDb {
                 if loaded && stored == self.seen.get() {
                     return Ok(());
                 }
-                let image = wait(idb_load(&self.name)).await?;
-                let mut conn = Connection::open_in_memory().map_err(sql_error)?;
-                if !image.is_null() && !image.is_undefined() {
-                    let bytes = js_sys::Reflect::get(&image, &"bytes".into())
-                        .ok()
-                        .and_then(|b| b.dyn_into::<Uint8Array>().ok())
-                        .map(|b| b.to_vec())
-                        .unwrap_or_default();
-                    let len = bytes.len();
-                    conn.deserialize_read_exact("main", &bytes[..], len, false)
-                        .map_err(sql_error)?;
-                }
-                db::prepare(&conn)?;
+                let image = idb_image(&self.name).await?;
+                let conn = image_connection(image.as_ref().map(|(_, b)| &b[..]))
+                    .and_then(|conn| {
+                        db::check(&conn)?;
+                        Ok(conn)
+                    })
+                    .map_err(|e| with_recovery_hint(e, &self.name, "indexeddb"))?;
                 self.seen.set(db::version(&conn)?);
                 *self.conn.borrow_mut() = Some(conn);
                 Ok(())
@@ -438,6 +527,39 @@ impl BrowserDb {
             .collect())
     }
 
+    /// Recovers memory `name` on `kind` from a damaged database: the
+    /// damaged file is kept (IndexedDB: the record `damaged-<ms>`; OPFS: the
+    /// pool file `/damaged-<ms>.db`), and a fresh database starts with the
+    /// stores and history that still read back. A sound database or one
+    /// from a newer mnemo is refused and left alone.
+    pub async fn recover(name: &str, kind: &str) -> Result<Recovered> {
+        check_name(name)?;
+        if kind == "opfs" && !opfs_available() {
+            return Err(Error::new(
+                ErrorKind::InvalidConfig,
+                "recovering an OPFS memory needs a dedicated Worker (mnemo/browser starts one)",
+            ));
+        }
+        if !matches!(kind, "opfs" | "indexeddb") {
+            return Err(Error::new(
+                ErrorKind::InvalidConfig,
+                "recover works on storage \"opfs\" or \"indexeddb\"",
+            ));
+        }
+        let release = acquire(name, "recover", &JsValue::NULL).await?;
+        let stamp = js_sys::Date::now() as u64;
+        let result = if kind == "opfs" {
+            recover_opfs(name, stamp).await
+        } else {
+            recover_idb(name, stamp).await
+        };
+        let _ = release.call0(&JsValue::NULL);
+        if result.is_ok() {
+            channel_announce(name, &"changed:recover".into());
+        }
+        result
+    }
+
     /// Removes every byte of memory `name` (OPFS and IndexedDB) under its
     /// lock; returns the backends that held data.
     pub async fn remove_all(name: &str) -> Result<Vec<String>> {
@@ -470,6 +592,81 @@ impl BrowserDb {
             .filter_map(|v| v.as_string())
             .collect())
     }
+}
+
+async fn recover_idb(name: &str, stamp: u64) -> Result<Recovered> {
+    let Some((version, bytes)) = idb_image(name).await? else {
+        return Err(Error::new(
+            ErrorKind::NoMatch,
+            format!("there is no IndexedDB memory {name:?} to recover"),
+        ));
+    };
+    let salvaged = match image_connection(Some(&bytes)) {
+        Ok(conn) => {
+            needs_recovery(&conn)?;
+            db::salvage(&conn)
+        }
+        Err(_) => Vec::new(),
+    };
+    let kept = format!("damaged-{stamp}");
+    wait(idb_keep(name, &kept, &Uint8Array::from(&bytes[..]))).await?;
+    let mut conn = image_connection(None)?;
+    fresh(&conn, &salvaged, version + 1)?;
+    let image = conn.serialize("main").map_err(sql_error)?;
+    wait(idb_save(
+        name,
+        (version + 1) as f64,
+        &Uint8Array::from(&image[..]),
+    ))
+    .await?;
+    drop(image);
+    conn.close().map_err(|(_, e)| sql_error(e))?;
+    Ok(Recovered {
+        name: name.to_string(),
+        salvaged: salvaged.iter().map(|c| c.name().to_string()).collect(),
+        kept: format!("IndexedDB database mnemo:{name}, record {kept}"),
+    })
+}
+
+async fn recover_opfs(name: &str, stamp: u64) -> Result<Recovered> {
+    let util = opfs_pool(name).await?;
+    let outcome = (|| {
+        if !util.contains(DB_FILE).unwrap_or(false) {
+            return Err(Error::new(
+                ErrorKind::NoMatch,
+                format!("there is no OPFS memory {name:?} to recover"),
+            ));
+        }
+        // Opening lets SQLite roll back a hot journal first.
+        let (salvaged, version) = match opfs_connection(name, DB_FILE) {
+            Ok(conn) => {
+                needs_recovery(&conn)?;
+                (db::salvage(&conn), db::version(&conn).unwrap_or(0))
+            }
+            Err(_) => (Vec::new(), 0),
+        };
+        let _ = util.remove(&format!("{DB_FILE}-journal"));
+        let bytes = util
+            .export_db(DB_FILE)
+            .map_err(|e| opfs_error("reading the damaged database", e))?;
+        let kept = format!("/damaged-{stamp}.db");
+        util.import_db_unchecked(&kept, &bytes)
+            .map_err(|e| opfs_error("keeping the damaged database", e))?;
+        util.remove(DB_FILE)
+            .map_err(|e| opfs_error("moving the damaged database aside", e))?;
+        let conn = opfs_connection(name, DB_FILE)?;
+        fresh(&conn, &salvaged, version + 1)?;
+        drop(conn);
+        Ok(Recovered {
+            name: name.to_string(),
+            salvaged: salvaged.iter().map(|c| c.name().to_string()).collect(),
+            kept: format!("OPFS pool mnemo/{name}, file {kept}"),
+        })
+    })();
+    let paused = util.pause().map_err(|e| opfs_error("pause", e));
+    let recovered = outcome?;
+    paused?;
+    Ok(recovered)
 }
 
 fn not_loaded() -> Error {
@@ -524,7 +721,8 @@ impl Storage for BrowserDb {
         let fresh = self.release.borrow().is_none();
         let taken = async {
             if fresh {
-                let release = acquire(&self.name, &self.id, &self.channel.borrow()).await?;
+                let channel = self.channel.borrow().clone();
+                let release = acquire(&self.name, &self.id, &channel).await?;
                 *self.release.borrow_mut() = Some(release);
             }
             // A new lease may find another context's commits; a held one

@@ -229,6 +229,29 @@ impl JsMemory {
         })
     }
 
+    /// Recovers memory `name` from a damaged database (`{storage: "opfs" |
+    /// "indexeddb"}`): keeps the damaged file aside and starts a fresh
+    /// database with the stores and history that still read back; resolves
+    /// to `{name, salvaged, kept}`.
+    #[wasm_bindgen(
+        unchecked_return_type = "Promise<{name: string, salvaged: string[], kept: string}>"
+    )]
+    pub fn recover(
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "{storage: \"opfs\" | \"indexeddb\"}")]
+        options: JsValue,
+    ) -> Promise {
+        future_to_promise(async move {
+            let name = to_string(&name, "name").map_err(throw)?;
+            let storage = Reflect::get(&options, &"storage".into())
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default();
+            let recovered = BrowserDb::recover(&name, &storage).await.map_err(throw)?;
+            from_serde(&recovered)
+        })
+    }
+
     /// Removes every byte of memory `name` from this origin; resolves to
     /// `{name, removed: ["opfs" | "indexeddb", ...]}`. Open instances of it
     /// in other tabs are closed.
