@@ -38,6 +38,9 @@ use crate::text::Analyzer;
 pub const RECENCY_BOOST: f64 = 0.4;
 /// Age, in days, at which the recency boost has halved.
 pub const RECENCY_HALF_DAYS: f64 = 30.0;
+/// A query matches at most about 1/this of all messages in total (its
+/// rarest terms first; see `selective`).
+pub const MATCH_BUDGET_DIVISOR: i64 = 20;
 /// Words of context on each side of a snippet's first match.
 pub const SNIPPET_WORDS: usize = 8;
 
@@ -431,15 +434,23 @@ impl<C: Borrow<Connection>> Sessions<C> {
             }
         }
         let common = (total / 20).max(50);
-        let rare: Vec<String> = with_df
-            .iter()
-            .filter(|(df, _)| *df <= common)
-            .map(|(_, t)| t.clone())
-            .collect();
+        with_df.sort();
+        // Rarest first, while the messages FTS5 must score stay within a
+        // budget: that bounds a query's cost however many middling terms
+        // it has (the rarest terms carry most of BM25's weight anyway).
+        let budget = (total / MATCH_BUDGET_DIVISOR).max(200);
+        let mut scored = 0;
+        let mut rare: Vec<String> = Vec::new();
+        for (df, t) in &with_df {
+            if *df > common || (!rare.is_empty() && scored + df > budget) {
+                break;
+            }
+            scored += df;
+            rare.push(t.clone());
+        }
         if !rare.is_empty() {
             return Ok(rare);
         }
-        with_df.sort();
         Ok(with_df.into_iter().take(2).map(|(_, t)| t).collect())
     }
 
