@@ -225,6 +225,44 @@ test("opfs: recover() runs in a worker from a page and refuses a sound database"
   await page.close();
 });
 
+test("opfs: files held by something outside mnemo's lock get a clear locked error", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const { Memory } = window.mnemo;
+    const m = await Memory.open({ storage: "opfs", name: "held" });
+    await m.tool({ action: "add", target: "memory", content: "still here" });
+    await m.close();
+    // Another worker of this origin takes the pool's files.
+    const holder = new Worker(
+      URL.createObjectURL(
+        new Blob(
+          [
+            `onmessage = async () => {
+               const dir = await (await (await navigator.storage.getDirectory()).getDirectoryHandle("mnemo")).getDirectoryHandle("held");
+               const handles = [];
+               for await (const [, h] of dir.entries()) if (h.kind === "file") handles.push(await h.createSyncAccessHandle());
+               onmessage = () => { handles.forEach((h) => h.close()); postMessage("released"); };
+               postMessage(handles.length);
+             };`,
+          ],
+          { type: "text/javascript" },
+        ),
+      ),
+    );
+    const ask = () => new Promise((r) => { holder.onmessage = ({ data }) => r(data); holder.postMessage(0); });
+    const held = await ask();
+    const blocked = await Memory.open({ storage: "opfs", name: "held" }).then(() => "opened", (e) => `${e.code}: ${e.message}`);
+    await ask();
+    holder.terminate();
+    const files = await (await Memory.open({ storage: "opfs", name: "held" })).exportMarkdown();
+    return { held, blocked, files };
+  });
+  assert.ok(out.held > 0);
+  assert.match(out.blocked, /^locked: OPFS open failed/);
+  assert.equal(out.files["MEMORY.md"], "still here");
+  await page.close();
+});
+
 test("auto picks OPFS in a page (through the worker) and status says so", async () => {
   const page = await tab();
   const storage = await run(page, async () => {
