@@ -137,11 +137,29 @@ test("recordTurn ends the turn: the retry cap starts again", async () => {
   assert.notEqual(again.done, true);
 });
 
-test("storage fs keeps sessions to the CLI and says so", async () => {
-  const { mkdtempSync } = await import("node:fs");
+test("storage fs keeps sessions in the directory, across reopening and writers", async () => {
+  const { mkdtempSync, existsSync: exists } = await import("node:fs");
   const { tmpdir } = await import("node:os");
-  const mem = await Memory.open({ storage: "fs", dir: mkdtempSync(join(tmpdir(), "mnemo-s-")) });
-  await rejects(mem.recordTurn({ session: "a", user: "b", assistant: "c" }), "invalid-config");
-  assert.match((await mem.status()).sessions, /^absent: sessions need a mnemo database/);
-  assert.equal((await (await Memory.open()).status()).sessions, "sqlite");
+  const dir = mkdtempSync(join(tmpdir(), "mnemo-s-"));
+  const a = await Memory.open({ storage: "fs", dir });
+  const b = await Memory.open({ storage: "fs", dir });
+  await a.recordTurn({ session: "x", user: "Which port for staging?", assistant: "Port 2222.", time: 1 });
+  // A second writer on the same directory sees it and adds to it.
+  assert.equal((await b.sessionSearch("staging")).length, 1);
+  await b.recordTurn({ session: "x", user: "And production?", assistant: "Port 22.", time: 2 });
+  await a.tool({ action: "add", target: "memory", content: "Staging SSH is on 2222" });
+  await a.close();
+  await b.close();
+  assert.ok(exists(join(dir, "sessions.db")));
+  const c = await Memory.open({ storage: "fs", dir });
+  assert.deepEqual((await c.sessionMessages("x")).map((m) => m.text), [
+    "Which port for staging?",
+    "Port 2222.",
+    "And production?",
+    "Port 22.",
+  ]);
+  assert.equal((await c.status()).sessions, "sqlite");
+  assert.equal((await c.exportMarkdown())["MEMORY.md"], "Staging SSH is on 2222");
+  assert.equal(await c.purgeSessions(), 1);
+  assert.deepEqual(await (await Memory.open({ storage: "fs", dir })).sessions(), []);
 });

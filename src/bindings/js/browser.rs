@@ -23,6 +23,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::interop::message_of;
+use super::storage::Adapter;
 use crate::db::{self, sql_error};
 use crate::error::{Error, ErrorKind, Result};
 use crate::storage::{Change, Storage};
@@ -72,7 +73,15 @@ pub enum Backend {
     Opfs(OpfsSAHPoolUtil),
     /// A serialized image in IndexedDB database `mnemo:<name>`.
     IndexedDb,
+    /// A serialized image kept through a storage adapter (Node's `"fs"`,
+    /// edge stores): the sessions of a memory whose stores live there.
+    Adapter(Adapter),
 }
+
+/// The adapter blob holding the sessions' database image.
+pub const SESSIONS_BLOB: &str = "sessions.db";
+/// The adapter blob holding that image's change counter.
+pub const SESSIONS_VERSION_BLOB: &str = "sessions.version";
 
 /// Which backend `storage: "auto"` resolves to here.
 pub fn auto_backend() -> &'static str {
@@ -378,6 +387,25 @@ impl BrowserDb {
         Ok(db)
     }
 
+    /// The session database of a memory kept by `adapter` (loaded on first
+    /// use, under the adapter's lock).
+    pub fn on_adapter(adapter: Adapter) -> BrowserDb {
+        BrowserDb(Rc::new(Inner {
+            name: String::new(),
+            id: String::new(),
+            backend: Backend::Adapter(adapter),
+            conn: RefCell::new(None),
+            seen: Cell::new(-1),
+            release: RefCell::new(None),
+            depth: Cell::new(0),
+            dirty: Cell::new(false),
+            wanted: Cell::new(false),
+            lease: Cell::new(0),
+            channel: RefCell::new(JsValue::NULL),
+            listener: RefCell::new(None),
+        }))
+    }
+
     /// Whether this database outlives the page.
     pub fn persistent(&self) -> bool {
         !matches!(self.backend, Backend::Memory)
@@ -387,7 +415,7 @@ impl BrowserDb {
     /// one let go of the lock; `changed` (another context committed) and
     /// `deleted` are passed to `on_message`.
     pub fn subscribe(&self, on_message: Function) {
-        if !self.persistent() {
+        if matches!(self.backend, Backend::Memory | Backend::Adapter(_)) {
             return;
         }
         let weak = Rc::downgrade(&self.0);
@@ -422,6 +450,23 @@ impl BrowserDb {
     async fn load(&self) -> Result<()> {
         match &self.backend {
             Backend::Memory => Ok(()),
+            Backend::Adapter(storage) => {
+                let stored = match storage.read(SESSIONS_VERSION_BLOB).await? {
+                    Some(v) => String::from_utf8_lossy(&v).trim().parse().unwrap_or(-1),
+                    None => -1,
+                };
+                if self.conn.borrow().is_some() && stored == self.seen.get() {
+                    return Ok(());
+                }
+                let image = storage.read(SESSIONS_BLOB).await?;
+                let conn = image_connection(image.as_deref()).and_then(|conn| {
+                    db::prepare(&conn)?;
+                    Ok(conn)
+                })?;
+                self.seen.set(db::version(&conn)?);
+                *self.conn.borrow_mut() = Some(conn);
+                Ok(())
+            }
             Backend::Opfs(util) => {
                 util.resume().await.map_err(|e| opfs_error("resume", e))?;
                 let opened = opfs_connection(&self.name, DB_FILE).and_then(|conn| {
@@ -466,7 +511,7 @@ impl BrowserDb {
     /// failure the in-memory copy is dropped so the next lock reloads the
     /// last durable state: a failed write changes nothing.
     async fn persist(&self) -> Result<()> {
-        if !matches!(self.backend, Backend::IndexedDb) {
+        if !matches!(self.backend, Backend::IndexedDb | Backend::Adapter(_)) {
             return Ok(());
         }
         let (version, bytes) = {
@@ -474,9 +519,27 @@ impl BrowserDb {
             let conn = guard.as_mut().ok_or_else(not_loaded)?;
             let version = db::version(conn)?;
             let data = conn.serialize("main").map_err(sql_error)?;
-            (version, Uint8Array::from(&data[..]))
+            (version, data.to_vec())
         };
-        match wait(idb_save(&self.name, version as f64, &bytes)).await {
+        let saved = match &self.backend {
+            // Image and counter in one journaled commit.
+            Backend::Adapter(storage) => {
+                storage
+                    .commit(&[
+                        Change::write(SESSIONS_BLOB, &bytes),
+                        Change::write(SESSIONS_VERSION_BLOB, version.to_string().as_bytes()),
+                    ])
+                    .await
+            }
+            _ => wait(idb_save(
+                &self.name,
+                version as f64,
+                &Uint8Array::from(&bytes[..]),
+            ))
+            .await
+            .map(|_| ()),
+        };
+        match saved {
             Ok(_) => {
                 self.seen.set(version);
                 Ok(())
@@ -675,10 +738,11 @@ fn not_loaded() -> Error {
 
 impl Storage for BrowserDb {
     fn kind(&self) -> &str {
-        match self.backend {
+        match &self.backend {
             Backend::Memory => "memory",
             Backend::Opfs(_) => "opfs",
             Backend::IndexedDb => "indexeddb",
+            Backend::Adapter(storage) => storage.kind(),
         }
     }
 
@@ -716,6 +780,25 @@ impl Storage for BrowserDb {
         if depth > 0 {
             return Ok(());
         }
+        if let Backend::Adapter(storage) = &self.backend {
+            // The adapter's own writers' lock (the CLI's lock file for
+            // "fs"), then the image if another writer changed it.
+            let taken = storage.lock().await;
+            let loaded = match taken {
+                Ok(()) => self.load().await,
+                Err(e) => {
+                    self.depth.set(0);
+                    return Err(e);
+                }
+            };
+            if let Err(e) = loaded {
+                self.depth.set(0);
+                // The load failed: give the adapter's lock back.
+                let _ = storage.unlock().await;
+                return Err(e);
+            }
+            return Ok(());
+        }
         // A call voids the pending lease timer.
         self.lease.set(self.lease.get().wrapping_add(1));
         let fresh = self.release.borrow().is_none();
@@ -749,6 +832,10 @@ impl Storage for BrowserDb {
         self.depth.set(depth);
         if depth > 0 {
             return Ok(());
+        }
+        if let Backend::Adapter(storage) = &self.backend {
+            self.dirty.set(false);
+            return storage.unlock().await;
         }
         if self.dirty.replace(false) {
             channel_post(

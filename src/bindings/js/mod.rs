@@ -308,7 +308,7 @@ impl JsMemory {
     pub fn status(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
             memory.refresh().await.map_err(throw)?;
-            from_serde(&status_of(memory))
+            from_serde(&memory.status())
         })
     }
 
@@ -331,7 +331,7 @@ impl JsMemory {
         with_open(&self.inner, async move |memory| {
             let files = decoded.map_err(throw)?;
             memory.import_markdown(&files).await.map_err(throw)?;
-            from_serde(&status_of(memory))
+            from_serde(&memory.status())
         })
     }
 
@@ -432,7 +432,7 @@ impl JsMemory {
         let decoded = decode_turn(&turn);
         with_open(&self.inner, async move |memory| {
             let turn = decoded.map_err(throw)?;
-            let db = sessions_db(memory)?;
+            let db = memory.storage().db();
             let (user, assistant) = db
                 .with(true, |c| {
                     Sessions::on(c)?.record_turn(
@@ -510,7 +510,7 @@ impl JsMemory {
     pub fn session_tool(&self, args: JsValue) -> Promise {
         let decoded = to_json(&args);
         with_open(&self.inner, async move |memory| {
-            let db = sessions_db(memory)?;
+            let db = memory.storage().db();
             let answer = match decoded {
                 Ok(args) => db
                     .with(false, |c| Ok(Sessions::on(c)?.tool(&args)))
@@ -538,7 +538,7 @@ impl JsMemory {
         let id = to_string(&id, "id");
         with_open(&self.inner, async move |memory| {
             let id = id.map_err(throw)?;
-            let db = sessions_db(memory)?;
+            let db = memory.storage().db();
             let existed = db
                 .with(true, |c| Sessions::on(c)?.delete_session(&id))
                 .await
@@ -551,7 +551,7 @@ impl JsMemory {
     #[wasm_bindgen(js_name = purgeSessions, unchecked_return_type = "Promise<number>")]
     pub fn purge_sessions(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
-            let db = sessions_db(memory)?;
+            let db = memory.storage().db();
             let n = db
                 .with(true, |c| Sessions::on(c)?.purge())
                 .await
@@ -566,9 +566,7 @@ impl JsMemory {
         let inner = self.inner.clone();
         future_to_promise(async move {
             if let Some(memory) = inner.lock().await.take() {
-                if let Some(db) = memory.storage().db() {
-                    db.close();
-                }
+                memory.storage().db().close();
             }
             Ok(JsValue::UNDEFINED)
         })
@@ -585,7 +583,7 @@ impl JsMemory {
     ) -> Promise {
         with_open(&self.inner, async move |memory| {
             let args = Value::Object(args.map_err(throw)?);
-            let db = sessions_db(memory)?;
+            let db = memory.storage().db();
             let answer = db
                 .with(false, |c| Sessions::on(c)?.call(&args))
                 .await
@@ -614,7 +612,7 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
         });
     });
     let guard = inner.lock().await;
-    let db = guard.as_ref()?.storage().db()?;
+    let db = guard.as_ref()?.storage().db();
     if !db.persistent() {
         return None;
     }
@@ -625,29 +623,6 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
             .clone(),
     );
     Some(listener)
-}
-
-/// The core's status, saying why sessions are absent with an adapter.
-fn status_of(memory: &Memory<JsStorage>) -> crate::Status {
-    let mut status = memory.status();
-    if memory.storage().db().is_none() {
-        status.sessions = "absent: sessions need a mnemo database (storage memory, opfs, \
-                           indexeddb or auto); the CLI keeps a directory's in state.db"
-            .into();
-    }
-    status
-}
-
-/// The database that holds the sessions.
-fn sessions_db(memory: &Memory<JsStorage>) -> Result<&BrowserDb, JsValue> {
-    memory.storage().db().ok_or_else(|| {
-        throw(Error::new(
-            ErrorKind::InvalidConfig,
-            "session search needs a mnemo database (storage \"memory\", \"opfs\", \
-             \"indexeddb\" or \"auto\"); with \"fs\" use the CLI's `mnemo sessions`, \
-             which keeps them in state.db",
-        ))
-    })
 }
 
 struct Turn {

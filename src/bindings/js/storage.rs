@@ -18,12 +18,13 @@ pub enum JsStorage {
     /// A SQLite database: in memory (lost on reload), on OPFS or in
     /// IndexedDB. Holds the sessions too.
     Db(BrowserDb),
-    /// A JS adapter object; `kind` is reported by `status()`.
+    /// A JS adapter object for the stores; the sessions are a database
+    /// image kept through the same adapter.
     Host {
         /// The adapter.
-        adapter: JsValue,
-        /// `fs` or `host`.
-        kind: &'static str,
+        adapter: Adapter,
+        /// The sessions.
+        sessions: BrowserDb,
     },
 }
 
@@ -32,16 +33,36 @@ fn now() -> u64 {
 }
 
 impl JsStorage {
-    /// The database, when this storage has one (not for adapters).
-    pub fn db(&self) -> Option<&BrowserDb> {
+    /// The database holding the sessions.
+    pub fn db(&self) -> &BrowserDb {
         match self {
-            JsStorage::Db(db) => Some(db),
-            JsStorage::Host { .. } => None,
+            JsStorage::Db(db) => db,
+            JsStorage::Host { sessions, .. } => sessions,
         }
     }
 
-    /// Checks that `adapter` has the four required methods.
+    /// Storage through `adapter`, reported by `status()` as `kind`.
     pub fn host(adapter: JsValue, kind: &'static str) -> Result<JsStorage> {
+        let adapter = Adapter::new(adapter, kind)?;
+        Ok(JsStorage::Host {
+            sessions: BrowserDb::on_adapter(adapter.clone()),
+            adapter,
+        })
+    }
+}
+
+/// A JS adapter object with async `read`, `write`, `list`, `delete` and
+/// optional `lock` / `unlock`.
+#[derive(Clone)]
+pub struct Adapter {
+    adapter: JsValue,
+    /// `fs` or `host`.
+    kind: &'static str,
+}
+
+impl Adapter {
+    /// Checks that `adapter` has the four required methods.
+    pub fn new(adapter: JsValue, kind: &'static str) -> Result<Adapter> {
         for method in ["read", "write", "list", "delete"] {
             let f = Reflect::get(&adapter, &method.into()).unwrap_or(JsValue::UNDEFINED);
             if !f.is_function() {
@@ -54,13 +75,11 @@ impl JsStorage {
                 ));
             }
         }
-        Ok(JsStorage::Host { adapter, kind })
+        Ok(Adapter { adapter, kind })
     }
 
     async fn call(&self, method: &str, args: &[JsValue]) -> Result<Option<JsValue>> {
-        let JsStorage::Host { adapter, .. } = self else {
-            return Ok(None);
-        };
+        let adapter = &self.adapter;
         let f = Reflect::get(adapter, &method.into()).unwrap_or(JsValue::UNDEFINED);
         let Some(f) = f.dyn_ref::<Function>() else {
             return Ok(None);
@@ -128,18 +147,12 @@ fn string_bytes(s: &JsString) -> Vec<u8> {
     out
 }
 
-impl Storage for JsStorage {
+impl Storage for Adapter {
     fn kind(&self) -> &str {
-        match self {
-            JsStorage::Db(db) => db.kind(),
-            JsStorage::Host { kind, .. } => kind,
-        }
+        self.kind
     }
 
     async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
-        if let JsStorage::Db(m) = self {
-            return m.read(name).await;
-        }
         let value = self
             .call("read", &[name.into()])
             .await?
@@ -162,9 +175,6 @@ impl Storage for JsStorage {
     }
 
     async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
-        if let JsStorage::Db(m) = self {
-            return m.write(name, data).await;
-        }
         let value: JsValue = match std::str::from_utf8(data) {
             Ok(text) => text.into(),
             Err(_) => Uint8Array::from(data).into(),
@@ -173,16 +183,10 @@ impl Storage for JsStorage {
     }
 
     async fn delete(&self, name: &str) -> Result<()> {
-        if let JsStorage::Db(m) = self {
-            return m.delete(name).await;
-        }
         self.call("delete", &[name.into()]).await.map(|_| ())
     }
 
     async fn list(&self) -> Result<Vec<String>> {
-        if let JsStorage::Db(m) = self {
-            return m.list().await;
-        }
         let value = self.call("list", &[]).await?.unwrap_or(JsValue::UNDEFINED);
         let Some(array) = value.dyn_ref::<js_sys::Array>() else {
             return Err(Error::storage(
@@ -192,32 +196,64 @@ impl Storage for JsStorage {
         Ok(array.iter().filter_map(|v| v.as_string()).collect())
     }
 
-    async fn commit(&self, changes: &[Change]) -> Result<()> {
-        match self {
-            JsStorage::Db(db) => db.commit(changes).await,
-            JsStorage::Host { .. } => crate::storage::journal_commit(self, changes).await,
-        }
-    }
-
-    async fn recover(&self) -> Result<()> {
-        match self {
-            JsStorage::Db(_) => Ok(()),
-            JsStorage::Host { .. } => crate::storage::journal_recover(self).await,
-        }
-    }
-
     async fn lock(&self) -> Result<()> {
-        match self {
-            JsStorage::Db(db) => db.lock().await,
-            JsStorage::Host { .. } => self.call("lock", &[]).await.map(|_| ()),
-        }
+        self.call("lock", &[]).await.map(|_| ())
     }
 
     async fn unlock(&self) -> Result<()> {
-        match self {
-            JsStorage::Db(db) => db.unlock().await,
-            JsStorage::Host { .. } => self.call("unlock", &[]).await.map(|_| ()),
+        self.call("unlock", &[]).await.map(|_| ())
+    }
+
+    fn now_ms(&self) -> u64 {
+        now()
+    }
+}
+
+/// Calls `$method` on whichever storage this is.
+macro_rules! delegate {
+    ($self:ident, $s:ident => $call:expr) => {
+        match $self {
+            JsStorage::Db($s) => $call,
+            JsStorage::Host { adapter: $s, .. } => $call,
         }
+    };
+}
+
+impl Storage for JsStorage {
+    fn kind(&self) -> &str {
+        delegate!(self, s => s.kind())
+    }
+
+    async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
+        delegate!(self, s => s.read(name).await)
+    }
+
+    async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
+        delegate!(self, s => s.write(name, data).await)
+    }
+
+    async fn delete(&self, name: &str) -> Result<()> {
+        delegate!(self, s => s.delete(name).await)
+    }
+
+    async fn list(&self) -> Result<Vec<String>> {
+        delegate!(self, s => s.list().await)
+    }
+
+    async fn commit(&self, changes: &[Change]) -> Result<()> {
+        delegate!(self, s => s.commit(changes).await)
+    }
+
+    async fn recover(&self) -> Result<()> {
+        delegate!(self, s => s.recover().await)
+    }
+
+    async fn lock(&self) -> Result<()> {
+        delegate!(self, s => s.lock().await)
+    }
+
+    async fn unlock(&self) -> Result<()> {
+        delegate!(self, s => s.unlock().await)
     }
 
     fn now_ms(&self) -> u64 {

@@ -162,7 +162,7 @@ export interface StoreStatus {
 export interface Status {
   /** Where the memory lives; `"memory"` also after `"auto"` found no persistent storage. */
   storage: "memory" | "opfs" | "indexeddb" | "fs" | "host";
-  /** `"sqlite"` when session search works with this storage, else why it does not. */
+  /** `"sqlite"` when this build has session search, else why it is absent. */
   sessions: string;
   memory: StoreStatus;
   user: StoreStatus;
