@@ -360,20 +360,7 @@ impl BrowserDb {
                 ))
             }
         };
-        let db = BrowserDb(Rc::new(Inner {
-            name: name.to_string(),
-            id,
-            backend,
-            conn: RefCell::new(None),
-            seen: Cell::new(-1),
-            release: RefCell::new(held),
-            depth: Cell::new(0),
-            dirty: Cell::new(false),
-            wanted: Cell::new(false),
-            lease: Cell::new(0),
-            channel: RefCell::new(JsValue::NULL),
-            listener: RefCell::new(None),
-        }));
+        let db = BrowserDb::new(name, id, backend, held);
         if let Backend::Memory = db.backend {
             let conn = Connection::open_in_memory().map_err(sql_error)?;
             db::prepare(&conn)?;
@@ -390,13 +377,17 @@ impl BrowserDb {
     /// The session database of a memory kept by `adapter` (loaded on first
     /// use, under the adapter's lock).
     pub fn on_adapter(adapter: Adapter) -> BrowserDb {
+        BrowserDb::new("", String::new(), Backend::Adapter(adapter), None)
+    }
+
+    fn new(name: &str, id: String, backend: Backend, held: Option<Function>) -> BrowserDb {
         BrowserDb(Rc::new(Inner {
-            name: String::new(),
-            id: String::new(),
-            backend: Backend::Adapter(adapter),
+            name: name.to_string(),
+            id,
+            backend,
             conn: RefCell::new(None),
             seen: Cell::new(-1),
-            release: RefCell::new(None),
+            release: RefCell::new(held),
             depth: Cell::new(0),
             dirty: Cell::new(false),
             wanted: Cell::new(false),
