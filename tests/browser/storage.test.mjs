@@ -263,6 +263,39 @@ test("opfs: files held by something outside mnemo's lock get a clear locked erro
   await page.close();
 });
 
+test("IndexedDB unavailable (private mode): a clear error, and auto falls back to memory with a warning", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const blocked = () => {
+      throw new DOMException("The user denied permission to access the database.", "SecurityError");
+    };
+    const open = indexedDB.open;
+    indexedDB.open = blocked;
+    const direct = await window.mnemo.Memory.open({ storage: "indexeddb", name: "private" }).then(
+      () => "opened",
+      (e) => `${e.code}: ${e.message}`,
+    );
+    indexedDB.open = open;
+    // In a worker without OPFS and with IndexedDB blocked, "auto" keeps
+    // working in memory and says so.
+    const auto = await window.inWorker(`
+      const warnings = [];
+      console.warn = (m) => warnings.push(String(m));
+      globalThis.FileSystemSyncAccessHandle = undefined;
+      indexedDB.open = () => { throw new DOMException("denied", "SecurityError"); };
+      const m = await mnemo.Memory.open({ storage: "auto", name: "private" });
+      const r = await m.tool({ action: "add", target: "memory", content: "in the tab only" });
+      return { storage: (await m.status()).storage, ok: r.success, warnings };
+    `);
+    return { direct, auto };
+  });
+  assert.match(out.direct, /^storage: IndexedDB is unavailable here \(SecurityError/);
+  assert.equal(out.auto.storage, "memory");
+  assert.equal(out.auto.ok, true);
+  assert.match(out.auto.warnings.join("\n"), /fell back to "memory".*will not survive a reload/);
+  await page.close();
+});
+
 test("auto picks OPFS in a page (through the worker) and status says so", async () => {
   const page = await tab();
   const storage = await run(page, async () => {
