@@ -10,6 +10,9 @@
 import init, * as wasm from "./mnemo.js";
 
 await init();
+// The compiled module, handed to the workers this file starts so they need
+// not fetch and compile the wasm again.
+const MODULE = init.__wbindgen_wasm_module;
 
 export { scan, errorCodes, NoteIndex, wasmMemoryBytes } from "./mnemo.js";
 
@@ -67,13 +70,13 @@ class WorkerMemory {
     this.#worker.terminate();
   }
 
-  call(method, args) {
+  call(method, args, module) {
     if (this.#closed) return Promise.reject(mnemoError(this.#closed));
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, method, args });
+        this.#worker.postMessage({ id, method, args, module });
       } catch (e) {
         this.#pending.delete(id);
         reject(mnemoError({ code: "invalid-input", message: `arguments of ${method} cannot be sent to the worker: ${e.message}` }));
@@ -84,7 +87,7 @@ class WorkerMemory {
   static async open(opts) {
     const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
     const memory = new WorkerMemory(worker);
-    await memory.call("open", [opts]).catch((e) => {
+    await memory.call("open", [opts], MODULE).catch((e) => {
       worker.terminate();
       throw e;
     });
@@ -138,7 +141,7 @@ export class Memory {
     if (!IN_WORKER && opts?.storage === "opfs" && typeof Worker === "function") {
       const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
       try {
-        return await new WorkerMemory(worker).call("recover", [name, opts]);
+        return await new WorkerMemory(worker).call("recover", [name, opts], MODULE);
       } finally {
         worker.terminate();
       }

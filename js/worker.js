@@ -3,11 +3,14 @@
 // `{id, ok, result | error}`.
 import init, { Memory } from "./mnemo.js";
 
-const ready = init();
+// The first message carries the page's compiled module (when it has one),
+// so the worker instantiates it instead of fetching and compiling again.
+let ready = null;
 let memory = null;
 
-self.onmessage = async ({ data: { id, method, args } }) => {
+self.onmessage = async ({ data: { id, method, args, module } }) => {
   try {
+    ready ??= init(module instanceof WebAssembly.Module ? { module_or_path: module } : undefined);
     await ready;
     let result;
     if (method === "open") {
