@@ -454,12 +454,24 @@ test("a worker killed in the middle of writes leaves a whole state", async () =>
       page,
       async (storage) => {
         const w = new Worker("/tests/browser/worker-runner.js", { type: "module" });
+        // The worker reports each committed write; it is killed a moment
+        // after the fifth, in the middle of later ones.
+        const progress = new BroadcastChannel(`progress-${storage}`);
+        const written = new Promise((resolve) => {
+          progress.onmessage = ({ data }) => data >= 5 && resolve();
+        });
         w.postMessage(`
+          const progress = new BroadcastChannel("progress-${storage}");
           const m = await mnemo.Memory.open({ storage: "${storage}", name: "killed-${storage}" });
-          for (let i = 0; ; i++) await m.tool({ action: "add", target: "memory", content: "entry " + i });
+          for (let i = 0; ; i++) {
+            await m.tool({ action: "add", target: "memory", content: "entry " + i });
+            progress.postMessage(i + 1);
+          }
         `);
-        await new Promise((r) => setTimeout(r, 1500));
+        await written;
+        await new Promise((r) => setTimeout(r, 37));
         w.terminate();
+        progress.close();
         const m = await window.mnemo.Memory.open({ storage, name: `killed-${storage}` });
         const text = (await m.exportMarkdown())["MEMORY.md"];
         const r = await m.tool({ action: "add", target: "memory", content: "after the crash" });
@@ -469,7 +481,7 @@ test("a worker killed in the middle of writes leaves a whole state", async () =>
       storage,
     );
     const entries = out.text.split("\n§\n");
-    assert.ok(entries.length >= 1, storage);
+    assert.ok(entries.length >= 5, storage);
     entries.forEach((e, i) => assert.equal(e, `entry ${i}`, storage));
     assert.ok(out.ok, storage);
   }
