@@ -4,13 +4,15 @@
 //! in-memory backend uses the same database without persisting it.
 //!
 //! Several tabs and workers of one origin share a memory through a Web Lock
-//! per name: [`Storage::lock`] takes it, brings this context's database up
-//! to date (the IndexedDB image is reloaded when its version moved; the
-//! OPFS pool is resumed, so its file handles are held only while locked),
-//! and [`Storage::unlock`] persists, releases and tells the other contexts
-//! through a BroadcastChannel. Reads outside a lock take it for themselves.
+//! per name: [`Storage::lock`] takes it (or finds it still leased, see
+//! [`BrowserDb`]) and brings this context's database up to date (the
+//! IndexedDB image is reloaded when its version moved; the OPFS pool is
+//! resumed, so its file handles are held only with the lock);
+//! [`BrowserDb::with`] runs every access under it and persists a write;
+//! [`Storage::unlock`] tells the other contexts through a BroadcastChannel.
 //! A commit's promise resolves only once SQLite (OPFS) or IndexedDB
-//! ("strict" durability) has the data.
+//! ("strict" durability) has the data. With a storage adapter the same
+//! database holds only the sessions, as an image kept through the adapter.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -22,7 +24,7 @@ use sqlite_wasm_vfs::sahpool::{install, OpfsSAHError, OpfsSAHPoolCfgBuilder, Opf
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::interop::message_of;
+use super::interop::{kind_of, message_of};
 use super::storage::Adapter;
 use crate::db::{self, sql_error};
 use crate::error::{Error, ErrorKind, Result};
@@ -117,11 +119,22 @@ pub fn check_name(name: &str) -> Result<()> {
 
 const DB_FILE: &str = "/mnemo.db";
 
-/// Installs (or finds) memory `name`'s OPFS pool and makes sure it holds its
-/// file handles. Call under the lock.
+thread_local! {
+    /// The memories whose OPFS pool this context installed.
+    static POOLS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The VFS name of memory `name`'s pool.
+fn vfs_name(name: &str) -> String {
+    format!("mnemo-{name}")
+}
+
+/// Installs (or finds) memory `name`'s OPFS pool (the directory
+/// `mnemo/<name>`) and makes sure it holds its file handles. Call under the
+/// lock.
 async fn opfs_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
     let cfg = OpfsSAHPoolCfgBuilder::new()
-        .vfs_name(&format!("mnemo-{name}"))
+        .vfs_name(&vfs_name(name))
         .directory(&format!("mnemo/{name}"))
         .initial_capacity(4)
         .build();
@@ -129,7 +142,34 @@ async fn opfs_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
         Ok(util) if util.is_paused() => util.resume().await.map(|_| util),
         other => other,
     };
-    util.map_err(|e| opfs_error("open", e))
+    let util = util.map_err(|e| opfs_error("open", e))?;
+    POOLS.with(|pools| {
+        let mut pools = pools.borrow_mut();
+        if !pools.iter().any(|n| n == name) {
+            pools.push(name.to_string());
+        }
+    });
+    Ok(util)
+}
+
+/// Uninstalls memory `name`'s pool if this context installed it, so its
+/// directory can go. Call under the lock.
+async fn opfs_forget(name: &str) -> Result<()> {
+    let installed = POOLS.with(|pools| {
+        let mut pools = pools.borrow_mut();
+        let at = pools.iter().position(|n| n == name);
+        at.map(|i| pools.remove(i)).is_some()
+    });
+    if !installed {
+        return Ok(());
+    }
+    let util = opfs_pool(name).await?;
+    POOLS.with(|pools| pools.borrow_mut().retain(|n| n != name));
+    // SAFETY: no connection of this pool is open outside the lock (we hold
+    // it, and every holder closes its connection before letting go), and
+    // the pool is not used afterwards: a memory still open on it was told
+    // it is deleted and fails with a clear error.
+    unsafe { util.uninstall() }.map_err(|e| opfs_error("close", e))
 }
 
 /// Opens memory `name`'s database file in its (active) pool.
@@ -137,7 +177,7 @@ fn opfs_connection(name: &str, file: &str) -> Result<Connection> {
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-    let conn = Connection::open_with_flags_and_vfs(file, flags, format!("mnemo-{name}").as_str())
+    let conn = Connection::open_with_flags_and_vfs(file, flags, vfs_name(name).as_str())
         .map_err(sql_error)?;
     // The pool's files are slots: keeping the journal file (zeroing its
     // header) saves deleting and re-creating it, and a flush, on every
@@ -156,26 +196,30 @@ fn opfs_connection(name: &str, file: &str) -> Result<Connection> {
     Ok(conn)
 }
 
-/// Adds how to recover to a damaged-database error (not to a newer one:
-/// that is never touched).
-fn with_recovery_hint(e: Error, name: &str, kind: &str) -> Error {
-    if e.kind() == ErrorKind::StoreDamaged && !e.message().contains("newer mnemo") {
-        Error::new(
+/// Whether `conn` holds a database written by a newer mnemo (never
+/// touched, never recovered).
+fn newer(conn: &Connection) -> bool {
+    conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+        .is_ok_and(|v| v > db::SCHEMA_VERSION)
+}
+
+/// [`db::check`] for memory `name` on `kind`: a damaged database's error
+/// says how to recover it.
+fn checked(conn: &Connection, name: &str, kind: &str) -> Result<()> {
+    if newer(conn) {
+        return db::prepare(conn);
+    }
+    db::check(conn).map_err(|e| match e.kind() {
+        ErrorKind::StoreDamaged => Error::new(
             ErrorKind::StoreDamaged,
             format!(
                 "{} Memory.recover({name:?}, {{storage: {kind:?}}}) keeps it aside and starts a \
                  fresh memory from the Markdown text it still holds.",
                 e.message()
             ),
-        )
-    } else {
-        e
-    }
-}
-
-/// A database's schema version, when it has a readable header.
-fn schema_of(conn: &Connection) -> Option<i64> {
-    conn.query_row("PRAGMA user_version", [], |r| r.get(0)).ok()
+        ),
+        _ => e,
+    })
 }
 
 /// The stored IndexedDB image of memory `name`: `(version, bytes)`.
@@ -205,7 +249,7 @@ fn image_connection(image: Option<&[u8]>) -> Result<Connection> {
 
 /// Refuses to recover a database that is sound or from a newer mnemo.
 fn needs_recovery(conn: &Connection) -> Result<()> {
-    if schema_of(conn).is_some_and(|v| v > db::SCHEMA_VERSION) {
+    if newer(conn) {
         return db::prepare(conn);
     }
     match db::check(conn) {
@@ -246,12 +290,7 @@ async fn wait(promise: Promise) -> Result<JsValue> {
 
 /// A JS failure (a `{code, message}` from browser-db.js or anything else).
 fn js_error(thrown: JsValue) -> Error {
-    let kind = js_sys::Reflect::get(&thrown, &"code".into())
-        .ok()
-        .and_then(|c| c.as_string())
-        .and_then(|c| ErrorKind::from_code(&c))
-        .unwrap_or(ErrorKind::Storage);
-    Error::new(kind, message_of(&thrown))
+    Error::new(kind_of(&thrown), message_of(&thrown))
 }
 
 fn opfs_error(what: &str, e: OpfsSAHError) -> Error {
@@ -401,16 +440,17 @@ impl BrowserDb {
         }))
     }
 
-    /// Whether this database outlives the page.
-    pub fn persistent(&self) -> bool {
-        !matches!(self.backend, Backend::Memory)
+    /// Whether other tabs and workers may share this database (and hear of
+    /// its changes on its channel).
+    pub fn shared(&self) -> bool {
+        matches!(self.backend, Backend::Opfs(_) | Backend::IndexedDb)
     }
 
     /// Listens to the other contexts of this memory: a `want` makes this
     /// one let go of the lock; `changed` (another context committed) and
     /// `deleted` are passed to `on_message`.
     pub fn subscribe(&self, on_message: Function) {
-        if matches!(self.backend, Backend::Memory | Backend::Adapter(_)) {
+        if !self.shared() {
             return;
         }
         let weak = Rc::downgrade(&self.0);
@@ -465,7 +505,7 @@ impl BrowserDb {
             Backend::Opfs(util) => {
                 util.resume().await.map_err(|e| opfs_error("resume", e))?;
                 let opened = opfs_connection(&self.name, DB_FILE).and_then(|conn| {
-                    db::check(&conn)?;
+                    checked(&conn, &self.name, "opfs")?;
                     Ok(conn)
                 });
                 match opened {
@@ -475,7 +515,7 @@ impl BrowserDb {
                     }
                     Err(e) => {
                         let _ = util.pause();
-                        Err(with_recovery_hint(e, &self.name, "opfs"))
+                        Err(e)
                     }
                 }
             }
@@ -489,12 +529,8 @@ impl BrowserDb {
                     return Ok(());
                 }
                 let image = idb_image(&self.name).await?;
-                let conn = image_connection(image.as_ref().map(|(_, b)| &b[..]))
-                    .and_then(|conn| {
-                        db::check(&conn)?;
-                        Ok(conn)
-                    })
-                    .map_err(|e| with_recovery_hint(e, &self.name, "indexeddb"))?;
+                let conn = image_connection(image.as_ref().map(|(_, b)| &b[..]))?;
+                checked(&conn, &self.name, "indexeddb")?;
                 self.seen.set(db::version(&conn)?);
                 *self.conn.borrow_mut() = Some(conn);
                 Ok(())
@@ -623,22 +659,8 @@ impl BrowserDb {
     pub async fn remove_all(name: &str) -> Result<Vec<String>> {
         check_name(name)?;
         let release = acquire(name, "delete", &JsValue::NULL).await?;
-        // A pool of this worker must let go of its files first.
-        let vfs = format!("mnemo-{name}");
-        let cfg = OpfsSAHPoolCfgBuilder::new()
-            .vfs_name(&vfs)
-            .directory(&format!("mnemo/{name}"))
-            .build();
-        let mut outcome = Ok(());
-        if opfs_available() {
-            if let Ok(util) = install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await {
-                // SAFETY: no connection of this pool is open outside a lock
-                // (we hold the lock), and the pool is not used afterwards:
-                // a memory still open on it fails with a clear error.
-                outcome = unsafe { util.uninstall() }.map_err(|e| opfs_error("close", e));
-            }
-        }
-        let removed = match outcome {
+        // A pool of this context must let go of its files first.
+        let removed = match opfs_forget(name).await {
             Ok(()) => wait(remove_memory(name)).await,
             Err(e) => Err(e),
         };

@@ -69,6 +69,17 @@ pub fn to_js_error(error: &Error) -> JsValue {
     e.into()
 }
 
+/// The error kind of a thrown JS value: its `code` when that is one of
+/// mnemo's (an adapter or the browser glue may throw `locked`), else
+/// `storage`.
+pub fn kind_of(thrown: &JsValue) -> ErrorKind {
+    Reflect::get(thrown, &"code".into())
+        .ok()
+        .and_then(|c| c.as_string())
+        .and_then(|c| ErrorKind::from_code(&c))
+        .unwrap_or(ErrorKind::Storage)
+}
+
 /// The message of a thrown JS value, for wrapping it.
 pub fn message_of(thrown: &JsValue) -> String {
     if let Some(e) = thrown.dyn_ref::<JsError>() {

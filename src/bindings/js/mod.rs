@@ -613,7 +613,7 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
     });
     let guard = inner.lock().await;
     let db = guard.as_ref()?.storage().db();
-    if !db.persistent() {
+    if !db.shared() {
         return None;
     }
     db.subscribe(

@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::browser::BrowserDb;
-use super::interop::message_of;
+use super::interop::{kind_of, message_of};
 use crate::error::{Error, Result};
 use crate::storage::{Change, Storage};
 
@@ -106,15 +106,8 @@ fn fail(method: &str, args: &[JsValue], thrown: &JsValue) -> Error {
         .and_then(JsValue::as_string)
         .map(|n| format!("({n})"))
         .unwrap_or_default();
-    // An adapter may throw an error whose `code` is one of mnemo's (say
-    // `locked`); anything else is a storage failure.
-    let kind = Reflect::get(thrown, &"code".into())
-        .ok()
-        .and_then(|c| c.as_string())
-        .and_then(|c| crate::ErrorKind::from_code(&c))
-        .unwrap_or(crate::ErrorKind::Storage);
     Error::new(
-        kind,
+        kind_of(thrown),
         format!(
             "storage adapter {method}{name} failed: {}",
             message_of(thrown)
