@@ -111,12 +111,12 @@ pub struct Filter {
 use crate::db::sql_error as db;
 
 /// The session store.
-pub struct Sessions<C: Borrow<Connection> = Connection> {
+pub struct Sessions<C: Borrow<Connection> = Connection, A: Borrow<Analyzer> = Analyzer> {
     conn: C,
-    analyzer: Analyzer,
+    analyzer: A,
 }
 
-impl<C: Borrow<Connection>> std::fmt::Debug for Sessions<C> {
+impl<C: Borrow<Connection>, A: Borrow<Analyzer>> std::fmt::Debug for Sessions<C, A> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Sessions")
     }
@@ -153,10 +153,17 @@ impl<C: Borrow<Connection>> Sessions<C> {
     /// schema is created or checked first (see [`crate::db::prepare`]).
     pub fn on(conn: C) -> Result<Sessions<C>> {
         crate::db::prepare(conn.borrow())?;
-        Ok(Sessions {
-            conn,
-            analyzer: Analyzer::new(),
-        })
+        Ok(Sessions::prepared(conn, Analyzer::new()))
+    }
+}
+
+impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
+    /// The session store in a database whose schema is already prepared
+    /// ([`crate::db::prepare`]), with an analyzer (and its stem cache)
+    /// that outlives the call: what a binding holding an open database
+    /// uses on every call.
+    pub fn prepared(conn: C, analyzer: A) -> Sessions<C, A> {
+        Sessions { conn, analyzer }
     }
 
     fn c(&self) -> &Connection {
@@ -166,7 +173,7 @@ impl<C: Borrow<Connection>> Sessions<C> {
     /// The analysed terms of `text`, as FTS5 tokens joined by spaces.
     fn terms(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
-        self.analyzer.analyze(text, |term, _, stop| {
+        self.analyzer.borrow().analyze(text, |term, _, stop| {
             if !stop {
                 if !out.is_empty() {
                     out.push(' ');
@@ -295,7 +302,7 @@ impl<C: Borrow<Connection>> Sessions<C> {
     pub fn search(&self, query: &str, filter: &Filter, limit: usize) -> Result<Vec<Hit>> {
         let mut tokens: Vec<String> = Vec::new();
         let mut stems: Vec<String> = Vec::new();
-        self.analyzer.analyze(query, |term, _, stop| {
+        self.analyzer.borrow().analyze(query, |term, _, stop| {
             if !stop && tokens.len() < 64 {
                 let t = token(term);
                 if !tokens.contains(&t) {
@@ -464,6 +471,7 @@ impl<C: Borrow<Connection>> Sessions<C> {
         let matches = |w: &str| {
             let mut hit = false;
             self.analyzer
+                .borrow()
                 .analyze(w, |term, _, _| hit |= stems.iter().any(|s| s == term));
             hit
         };
@@ -540,15 +548,7 @@ impl<C: Borrow<Connection>> Sessions<C> {
             .map_err(db)?
             .collect::<std::result::Result<Vec<_>, _>>()
             .map_err(db)?;
-        Ok(rows
-            .into_iter()
-            .map(|mut s| {
-                if let Some(p) = blocked(&s.title) {
-                    s.title = p;
-                }
-                s
-            })
-            .collect())
+        Ok(rows)
     }
 
     /// One session's info.
@@ -585,17 +585,17 @@ impl<C: Borrow<Connection>> Sessions<C> {
     /// Deletes every session and message; returns how many sessions there
     /// were. The file keeps no trace (it is vacuumed).
     pub fn purge(&mut self) -> Result<usize> {
-        let n: i64 = self
-            .c()
+        // A failure rolls the transaction back (dropped uncommitted), so a
+        // shared connection is never left inside it.
+        let tx = self.c().unchecked_transaction().map_err(db)?;
+        let n: i64 = tx
             .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
             .map_err(db)?;
-        self.c()
-            .execute_batch(
-                "BEGIN; DELETE FROM messages_fts; DELETE FROM messages; DELETE FROM sessions;
-                 UPDATE meta SET value = value + 1 WHERE key = 'version'; COMMIT;
-                 VACUUM;",
-            )
+        tx.execute_batch("DELETE FROM messages_fts; DELETE FROM messages; DELETE FROM sessions;")
             .map_err(db)?;
+        crate::db::bump(&tx)?;
+        tx.commit().map_err(db)?;
+        self.c().execute_batch("VACUUM").map_err(db)?;
         Ok(n as usize)
     }
 }
@@ -686,6 +686,26 @@ fn int(
     }
 }
 
+/// `limit`: 1 to 50, default 10.
+fn limit_arg(obj: &serde_json::Map<String, serde_json::Value>) -> Result<usize> {
+    match int(obj, "limit", 10, 50)? {
+        0 => Err(Error::input("limit must be an integer from 1 to 50")),
+        n => Ok(n as usize),
+    }
+}
+
+/// A time bound (ms since the Unix epoch), when given.
+fn time_arg(obj: &serde_json::Map<String, serde_json::Value>, key: &str) -> Result<Option<i64>> {
+    match obj.get(key) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(v) => v.as_i64().map(Some).ok_or_else(|| {
+            Error::input(format!(
+                "{key} must be a time in ms since the Unix epoch (an integer)"
+            ))
+        }),
+    }
+}
+
 fn text_arg<'a>(
     obj: &'a serde_json::Map<String, serde_json::Value>,
     key: &str,
@@ -698,7 +718,7 @@ fn text_arg<'a>(
     }
 }
 
-impl<C: Borrow<Connection>> Sessions<C> {
+impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
     /// Runs a `session_search` tool call exactly as a model sent it: with
     /// `query`, discovery; with `session_id` (and `around`), scroll; with
     /// neither, browse. Never fails: problems are answers with a code.
@@ -733,10 +753,10 @@ impl<C: Borrow<Connection>> Sessions<C> {
                 session: session.map(str::to_string),
                 role: text_arg(obj, "role")?.map(str::to_string),
                 source: text_arg(obj, "source")?.map(str::to_string),
-                since: obj.get("since").and_then(|v| v.as_i64()),
-                until: obj.get("until").and_then(|v| v.as_i64()),
+                since: time_arg(obj, "since")?,
+                until: time_arg(obj, "until")?,
             };
-            let limit = int(obj, "limit", 10, 50)? as usize;
+            let limit = limit_arg(obj)?;
             let hits = self.search(query, &filter, limit)?;
             let mut answer = ToolAnswer::ok(
                 "discovery",
@@ -782,7 +802,7 @@ impl<C: Borrow<Connection>> Sessions<C> {
         }
         let sessions = self.browse(
             int(obj, "offset", 0, i64::MAX / 4)? as usize,
-            int(obj, "limit", 10, 50)? as usize,
+            limit_arg(obj)?,
         )?;
         let mut answer = ToolAnswer::ok(
             "browse",
@@ -805,7 +825,7 @@ pub fn tool_schema() -> serde_json::Value {
                 "session_id": {"type": "string", "description": "A session to filter on (discovery) or to read (scroll)."},
                 "around": {"type": "integer", "minimum": 0, "description": "The seq of a message to read around (scroll)."},
                 "before": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Messages before `around` (default 5)."},
-                "after": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Messages after `around` (default 5)."},
+                "after": {"type": "integer", "minimum": 0, "maximum": 200, "description": "Messages after `around` (default 5; without `around`, the session's first 20)."},
                 "role": {"type": "string", "description": "Only messages of this role (user, assistant)."},
                 "source": {"type": "string", "description": "Only sessions from this source or agent."},
                 "since": {"type": "integer", "description": "Only messages at or after this time (ms since the Unix epoch)."},
@@ -818,11 +838,12 @@ pub fn tool_schema() -> serde_json::Value {
     })
 }
 
-/// A `sessions` row (`id, title, source, started, ended, messages`).
+/// A `sessions` row; a blocked title is shown as the placeholder.
 fn session_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<SessionInfo> {
+    let title: String = r.get(1)?;
     Ok(SessionInfo {
         id: r.get(0)?,
-        title: r.get(1)?,
+        title: blocked(&title).unwrap_or(title),
         source: r.get(2)?,
         started: r.get(3)?,
         ended: r.get(4)?,

@@ -64,43 +64,43 @@ pub async fn discovery_is_stemmed_and_ranked_with_bounded_recency() {
     };
     // The correction outranks the fact it corrects.
     assert!(at("s1", 2) > at("s2", 2), "{hits:?}");
-    // A strongly better old match still wins over a weak new one.
+    // A strongly better old match still wins over a weak new one: the
+    // newest session matches "staging" only.
     let hits = s
-        .search("monitoring 9093 9090", &Filter::default(), 10)
+        .search("сервер мониторинга 9093 staging", &Filter::default(), 10)
         .unwrap();
-    assert!(hits.is_empty() || hits[0].session == "s1");
-    let hits = s
-        .search("сервер мониторинга 9093", &Filter::default(), 10)
-        .unwrap();
-    assert_eq!(hits[0].session, "s1");
-    // Filters.
-    let f = Filter {
-        source: Some("telegram".into()),
-        ..Filter::default()
+    assert_eq!(
+        (hits[0].session.as_str(), hits[0].seq),
+        ("s1", 4),
+        "{hits:?}"
+    );
+    assert!(hits.iter().any(|h| h.session == "s2"), "{hits:?}");
+    // Filters: each keeps some hits, and only matching ones.
+    let filtered = |f: Filter| {
+        let hits = s.search("staging", &f, 10).unwrap();
+        assert!(!hits.is_empty(), "{f:?}");
+        hits
     };
-    assert!(s
-        .search("staging", &f, 10)
-        .unwrap()
+    let f = |edit: fn(&mut Filter)| {
+        let mut f = Filter::default();
+        edit(&mut f);
+        f
+    };
+    assert!(filtered(f(|f| f.source = Some("telegram".into())))
         .iter()
         .all(|h| h.session == "s2"));
-    let f = Filter {
-        role: Some("user".into()),
-        ..Filter::default()
-    };
-    assert!(s
-        .search("staging", &f, 10)
-        .unwrap()
+    assert!(filtered(f(|f| f.role = Some("user".into())))
         .iter()
         .all(|h| h.role == "user"));
-    let f = Filter {
-        until: Some(20 * DAY),
-        ..Filter::default()
-    };
-    assert!(s
-        .search("staging", &f, 10)
-        .unwrap()
+    assert!(filtered(f(|f| f.until = Some(20 * DAY)))
         .iter()
         .all(|h| h.time <= 20 * DAY));
+    assert!(filtered(f(|f| f.since = Some(20 * DAY)))
+        .iter()
+        .all(|h| h.time >= 20 * DAY));
+    assert!(filtered(f(|f| f.session = Some("s1".into())))
+        .iter()
+        .all(|h| h.session == "s1"));
 }
 
 pub async fn hostile_queries_are_text() {
@@ -166,6 +166,14 @@ pub async fn the_tool_has_three_shapes_and_never_fails() {
         (serde_json::json!({"query": 5}), "invalid-input"),
         (serde_json::json!({"limit": -1}), "invalid-input"),
         (
+            serde_json::json!({"query": "port", "limit": 0}),
+            "invalid-input",
+        ),
+        (
+            serde_json::json!({"query": "port", "since": "2024-01-01"}),
+            "invalid-input",
+        ),
+        (
             serde_json::json!({"session_id": "nope", "around": 1}),
             "no-match",
         ),
@@ -194,6 +202,12 @@ pub async fn blocked_messages_show_the_placeholder() {
         .text
         .starts_with("[BLOCKED:"));
     assert!(s.browse(0, 1).unwrap()[0].title.starts_with("[BLOCKED:"));
+    assert!(s
+        .session("x")
+        .unwrap()
+        .unwrap()
+        .title
+        .starts_with("[BLOCKED:"));
 }
 
 /// A memory whose blobs live in SQLite (the browser layout) behaves like

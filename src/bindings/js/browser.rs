@@ -28,6 +28,7 @@ use super::interop::{kind_of, message_of};
 use super::storage::Adapter;
 use crate::db::{self, sql_error};
 use crate::error::{Error, ErrorKind, Result};
+use crate::sessions::Sessions;
 use crate::storage::{Change, Storage};
 
 #[wasm_bindgen(module = "/js/browser-db.js")]
@@ -345,6 +346,8 @@ pub struct Inner {
     lease: Cell<u32>,
     channel: RefCell<JsValue>,
     listener: RefCell<Option<Listener>>,
+    /// The sessions' text analysis, kept (with its stem cache) across calls.
+    analyzer: crate::text::Analyzer,
 }
 
 impl std::ops::Deref for BrowserDb {
@@ -437,6 +440,7 @@ impl BrowserDb {
             lease: Cell::new(0),
             channel: RefCell::new(JsValue::NULL),
             listener: RefCell::new(None),
+            analyzer: crate::text::Analyzer::new(),
         }))
     }
 
@@ -610,6 +614,17 @@ impl BrowserDb {
         let r = result?;
         unlocked?;
         Ok(r)
+    }
+
+    /// Runs `f` on the session store of this database, under the lock
+    /// (see [`BrowserDb::with`]); `write` persists.
+    pub async fn sessions<R>(
+        &self,
+        write: bool,
+        f: impl FnOnce(&mut Sessions<&Connection, &crate::text::Analyzer>) -> Result<R>,
+    ) -> Result<R> {
+        self.with(write, |c| f(&mut Sessions::prepared(c, &self.analyzer)))
+            .await
     }
 
     /// Everything this origin stores for memory names: `list()`.

@@ -20,7 +20,6 @@ use wasm_bindgen_futures::future_to_promise;
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::memory::{Files, Memory};
-use crate::sessions::Sessions;
 use crate::storage::Storage;
 use crate::store::Target;
 use browser::BrowserDb;
@@ -434,8 +433,8 @@ impl JsMemory {
             let turn = decoded.map_err(throw)?;
             let db = memory.storage().db();
             let (user, assistant) = db
-                .with(true, |c| {
-                    Sessions::on(c)?.record_turn(
+                .sessions(true, |s| {
+                    s.record_turn(
                         &turn.session,
                         &turn.source,
                         &turn.user,
@@ -513,7 +512,7 @@ impl JsMemory {
             let db = memory.storage().db();
             let answer = match decoded {
                 Ok(args) => db
-                    .with(false, |c| Ok(Sessions::on(c)?.tool(&args)))
+                    .sessions(false, |s| Ok(s.tool(&args)))
                     .await
                     .map_err(throw)?,
                 Err(e) => crate::sessions::ToolAnswer::failed(e),
@@ -540,7 +539,7 @@ impl JsMemory {
             let id = id.map_err(throw)?;
             let db = memory.storage().db();
             let existed = db
-                .with(true, |c| Sessions::on(c)?.delete_session(&id))
+                .sessions(true, |s| s.delete_session(&id))
                 .await
                 .map_err(throw)?;
             Ok(existed.into())
@@ -552,10 +551,7 @@ impl JsMemory {
     pub fn purge_sessions(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
             let db = memory.storage().db();
-            let n = db
-                .with(true, |c| Sessions::on(c)?.purge())
-                .await
-                .map_err(throw)?;
+            let n = db.sessions(true, |s| s.purge()).await.map_err(throw)?;
             Ok((n as f64).into())
         })
     }
@@ -584,10 +580,7 @@ impl JsMemory {
         with_open(&self.inner, async move |memory| {
             let args = Value::Object(args.map_err(throw)?);
             let db = memory.storage().db();
-            let answer = db
-                .with(false, |c| Sessions::on(c)?.call(&args))
-                .await
-                .map_err(throw)?;
+            let answer = db.sessions(false, |s| s.call(&args)).await.map_err(throw)?;
             from_serde(&pick(answer))
         })
     }
