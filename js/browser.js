@@ -18,22 +18,23 @@ export { scan, errorCodes, NoteIndex, wasmMemoryBytes } from "./mnemo.js";
 
 const IN_WORKER = typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope;
 
-/** The instance methods, all returning promises. */
-const METHODS = [
-  "tool", "systemPrompt", "startSession", "status", "exportMarkdown", "importMarkdown",
-  "search", "context", "sectors", "journey", "history", "remember", "recordTurn",
-  "sessionSearch", "sessionMessages", "sessions", "sessionTool", "deleteSession",
-  "purgeSessions",
-];
+/** The instance methods a worker memory forwards: those of the wasm class. */
+const METHODS = Object.getOwnPropertyNames(wasm.Memory.prototype).filter(
+  (m) => m !== "constructor" && m !== "close" && m !== "free" && !m.startsWith("__"),
+);
+const CODES = new Set(wasm.errorCodes());
 
+/** A MnemoError from what the worker sent: its code when it is one of mnemo's, else `storage`. */
 function mnemoError(data) {
   const e = new Error(data?.message ?? String(data));
-  e.name = data?.name === "MnemoError" ? "MnemoError" : e.name;
-  if (data?.code) {
-    e.name = "MnemoError";
-    e.code = data.code;
-  }
+  e.name = "MnemoError";
+  e.code = CODES.has(data?.code) ? data.code : "storage";
   return e;
+}
+
+/** A dedicated worker running worker.js. */
+function startWorker() {
+  return new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
 }
 
 /** A memory living in a dedicated worker; every call is a message. */
@@ -85,7 +86,7 @@ class WorkerMemory {
   }
 
   static async open(opts) {
-    const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
+    const worker = startWorker();
     const memory = new WorkerMemory(worker);
     await memory.call("open", [opts], MODULE).catch((e) => {
       worker.terminate();
@@ -139,7 +140,7 @@ export class Memory {
    */
   static async recover(name, opts) {
     if (!IN_WORKER && opts?.storage === "opfs" && typeof Worker === "function") {
-      const worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
+      const worker = startWorker();
       try {
         return await new WorkerMemory(worker).call("recover", [name, opts], MODULE);
       } finally {

@@ -23,23 +23,26 @@ const json = (value, status = 200) =>
 export class Workspace {
   constructor(ctx) {
     this.ctx = ctx;
-    this.memory = null;
+    this.opening = null;
   }
 
-  /** The workspace's memory, over the Durable Object's storage. */
-  async open() {
-    if (!this.memory) {
-      const storage = this.ctx.storage;
-      this.memory = await Memory.open({
-        storage: {
-          read: async (name) => (await storage.get(name)) ?? null,
-          write: (name, data) => storage.put(name, data),
-          list: async () => [...(await storage.list()).keys()],
-          delete: async (name) => void (await storage.delete(name)),
-        },
-      });
-    }
-    return this.memory;
+  /** The workspace's memory, over the Durable Object's storage: opened
+   * once (overlapping first requests share the promise; a failed open is
+   * retried by the next request). */
+  open() {
+    const storage = this.ctx.storage;
+    this.opening ??= Memory.open({
+      storage: {
+        read: async (name) => (await storage.get(name)) ?? null,
+        write: (name, data) => storage.put(name, data),
+        list: async () => [...(await storage.list()).keys()],
+        delete: async (name) => void (await storage.delete(name)),
+      },
+    }).catch((e) => {
+      this.opening = null;
+      throw e;
+    });
+    return this.opening;
   }
 
   async fetch(request) {
@@ -52,8 +55,8 @@ export class Workspace {
         return json({ error: "the body is not JSON", code: "invalid-input" }, 400);
       }
     }
-    const memory = await this.open();
     try {
+      const memory = await this.open();
       switch (`${request.method} ${op}`) {
         case "POST tool":
           return json(await memory.tool(body));

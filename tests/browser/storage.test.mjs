@@ -48,7 +48,6 @@ for (const storage of ["opfs", "indexeddb"]) {
           status: (await m.status()).storage,
           files: await m.exportMarkdown(),
           hits: await m.sessionSearch("ports"),
-          history: (await m.history()).length,
           names: await Memory.list(),
         };
         await m.close();
