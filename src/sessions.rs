@@ -93,6 +93,21 @@ pub struct Hit {
     pub score: f64,
 }
 
+/// A message to append (see [`Sessions::append_all`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NewMessage<'a> {
+    /// The host's session id.
+    pub session: &'a str,
+    /// The source or agent recording it.
+    pub source: &'a str,
+    /// `user`, `assistant`, …
+    pub role: &'a str,
+    /// The text.
+    pub text: &'a str,
+    /// ms since the Unix epoch.
+    pub time: i64,
+}
+
 /// Filters of a search.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Filter {
@@ -194,24 +209,47 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         text: &str,
         time: i64,
     ) -> Result<i64> {
-        if session.trim().is_empty() || role.trim().is_empty() {
-            return Err(Error::new(
-                ErrorKind::Empty,
-                "a message needs a session id and a role",
-            ));
+        let seqs = self.append_all(&[NewMessage {
+            session,
+            source,
+            role,
+            text,
+            time,
+        }])?;
+        Ok(seqs[0])
+    }
+
+    /// Appends `messages` in one transaction, all or none (each is checked
+    /// first); returns their sequence numbers.
+    pub fn append_all(&mut self, messages: &[NewMessage<'_>]) -> Result<Vec<i64>> {
+        for m in messages {
+            if m.session.trim().is_empty() || m.role.trim().is_empty() {
+                return Err(Error::new(
+                    ErrorKind::Empty,
+                    "a message needs a session id and a role",
+                ));
+            }
+            if [m.session, m.source, m.role, m.text]
+                .iter()
+                .any(|t| t.contains('\0'))
+            {
+                return Err(Error::new(
+                    ErrorKind::InvalidText,
+                    "a NUL character cannot be stored",
+                ));
+            }
         }
-        if text.contains('\0') || session.contains('\0') {
-            return Err(Error::new(
-                ErrorKind::InvalidText,
-                "a NUL character cannot be stored",
-            ));
-        }
-        let terms = self.terms(text);
+        let terms: Vec<String> = messages.iter().map(|m| self.terms(m.text)).collect();
         let tx = self.c().unchecked_transaction().map_err(db)?;
-        let seq = Self::append_in(&tx, session, source, role, text, time, &terms)?;
+        let mut seqs = Vec::with_capacity(messages.len());
+        for (m, terms) in messages.iter().zip(&terms) {
+            seqs.push(Self::append_in(
+                &tx, m.session, m.source, m.role, m.text, m.time, terms,
+            )?);
+        }
         crate::db::bump(&tx)?;
         tx.commit().map_err(db)?;
-        Ok(seq)
+        Ok(seqs)
     }
 
     fn append_in(
@@ -276,25 +314,15 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         assistant: &str,
         time: i64,
     ) -> Result<(i64, i64)> {
-        if session.trim().is_empty() {
-            return Err(Error::new(
-                ErrorKind::Empty,
-                "recordTurn needs a session id",
-            ));
-        }
-        if [session, user, assistant].iter().any(|t| t.contains('\0')) {
-            return Err(Error::new(
-                ErrorKind::InvalidText,
-                "a NUL character cannot be stored",
-            ));
-        }
-        let (tu, ta) = (self.terms(user), self.terms(assistant));
-        let tx = self.c().unchecked_transaction().map_err(db)?;
-        let a = Self::append_in(&tx, session, source, "user", user, time, &tu)?;
-        let b = Self::append_in(&tx, session, source, "assistant", assistant, time, &ta)?;
-        crate::db::bump(&tx)?;
-        tx.commit().map_err(db)?;
-        Ok((a, b))
+        let message = |role, text| NewMessage {
+            session,
+            source,
+            role,
+            text,
+            time,
+        };
+        let seqs = self.append_all(&[message("user", user), message("assistant", assistant)])?;
+        Ok((seqs[0], seqs[1]))
     }
 
     /// Discovery: the messages matching `query`, best first (BM25 with the

@@ -627,6 +627,24 @@ fn history_keeps_what_writes_superseded_and_remember_marks_facts() {
 fn sessions_import_search_show_delete_and_purge() {
     let home = Home::new();
     let transcript = home.path().join("t.jsonl");
+    // A bad line (here a time that is not a number) imports nothing.
+    let bad = home.path().join("bad.jsonl");
+    fs::write(
+        &bad,
+        [
+            r#"{"session":"s0","role":"user","text":"kept back"}"#,
+            r#"{"session":"s0","role":"user","text":"when?","time":"yesterday"}"#,
+        ]
+        .join("\n"),
+    )
+    .unwrap();
+    assert!(home
+        .fails(&["sessions", "import", bad.to_str().unwrap()])
+        .contains("line 2: time must be ms"));
+    assert!(json(&home.ok(&["sessions", "list", "--json"]))
+        .as_array()
+        .unwrap()
+        .is_empty());
     fs::write(
         &transcript,
         [

@@ -1428,45 +1428,52 @@ fn sessions_command(paths: &Paths, command: SessionsCommand) -> Result<ExitCode>
         }
         SessionsCommand::Import { file } => {
             let text = arg_or_stdin_file(&file)?;
-            let now = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_millis() as i64)
-                .unwrap_or(0);
-            let mut n = 0;
+            let now = mnemo::storage::system_clock() as i64;
+            let bad = |i: usize, what: &str| {
+                Error::new(ErrorKind::InvalidInput, format!("line {}: {what}", i + 1))
+            };
+            // Every line is checked before anything is written: a bad line
+            // imports nothing (so a corrected file can be imported again).
+            let mut lines = Vec::new();
             for (i, line) in text
                 .lines()
                 .enumerate()
                 .filter(|(_, l)| !l.trim().is_empty())
             {
-                let v: Value = serde_json::from_str(line).map_err(|e| {
-                    Error::new(
-                        ErrorKind::InvalidInput,
-                        format!("line {}: not JSON ({e})", i + 1),
-                    )
-                })?;
-                let field = |k: &str| v.get(k).and_then(Value::as_str);
-                let (Some(session), Some(role), Some(msg)) =
-                    (field("session"), field("role"), field("text"))
-                else {
-                    return Err(Error::new(
-                        ErrorKind::InvalidInput,
-                        format!(
-                            "line {}: expected {{session, role, text, time?, source?}}",
-                            i + 1
-                        ),
-                    ));
-                };
-                let time = v.get("time").and_then(Value::as_i64).unwrap_or(now);
-                db.append(
-                    session,
-                    field("source").unwrap_or("import"),
-                    role,
-                    msg,
-                    time,
-                )?;
-                n += 1;
+                let v: Value =
+                    serde_json::from_str(line).map_err(|e| bad(i, &format!("not JSON ({e})")))?;
+                lines.push((i, v));
             }
-            out(&format!("recorded {n} messages\n"))?;
+            let mut messages = Vec::with_capacity(lines.len());
+            for (i, v) in &lines {
+                let text_field = |k: &str| match v.get(k) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(Value::String(s)) => Ok(Some(s.as_str())),
+                    Some(_) => Err(bad(*i, &format!("{k} must be a string"))),
+                };
+                let (Some(session), Some(role), Some(msg)) = (
+                    text_field("session")?,
+                    text_field("role")?,
+                    text_field("text")?,
+                ) else {
+                    return Err(bad(*i, "expected {session, role, text, time?, source?}"));
+                };
+                let time = match v.get("time") {
+                    None | Some(Value::Null) => now,
+                    Some(t) => t
+                        .as_i64()
+                        .ok_or_else(|| bad(*i, "time must be ms since the Unix epoch"))?,
+                };
+                messages.push(mnemo::sessions::NewMessage {
+                    session,
+                    source: text_field("source")?.unwrap_or("import"),
+                    role,
+                    text: msg,
+                    time,
+                });
+            }
+            db.append_all(&messages)?;
+            out(&format!("recorded {} messages\n", messages.len()))?;
         }
         SessionsCommand::Delete { session } => {
             if !db.delete_session(&session)? {
