@@ -17,11 +17,11 @@ const rows = [];
 // The npm package under Node: a fresh process per sample would include
 // Node's own start; instead each sample compiles and instantiates the
 // module anew (what a cold worker isolate does).
-{
-  const wasm = await readFile(join(root, "pkg", "web", "mnemo_bg.wasm"));
+for (const [dir, build] of [["web", "full"], [join("lean", "web"), "lean"]]) {
+  const wasm = await readFile(join(root, "pkg", dir, "mnemo_bg.wasm"));
   const times = [];
   for (let i = 0; i < 9; i++) {
-    const mod = await import(`${join(root, "pkg", "web", "mnemo.js")}?v=${i}`);
+    const mod = await import(`${join(root, "pkg", dir, "mnemo.js")}?v=${i}`);
     const t0 = performance.now();
     mod.initSync({ module: new WebAssembly.Module(wasm) });
     const m = await mod.Memory.open({});
@@ -29,7 +29,7 @@ const rows = [];
     await m.context(message);
     times.push(performance.now() - t0);
   }
-  rows.push(["npm package (wasm-bindgen web build) under Node 20", median(times)]);
+  rows.push([`npm package (wasm-bindgen web build, ${build}) under Node 20`, median(times)]);
 }
 
 // The WASI-free component through jco.

@@ -1,6 +1,6 @@
 // Browser glue for mnemo's persistent storage: Web Locks, IndexedDB records,
 // OPFS directory removal and listing, BroadcastChannel. The storage logic is
-// in Rust (src/bindings/js/browser.rs); these are the calls it cannot make
+// in Rust (src/storage/browser/); these are the calls it cannot make
 // without a pile of web-sys bindings.
 //
 // Layout on an origin, per memory name N:

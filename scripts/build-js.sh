@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Builds the npm package into pkg/: one wasm-bindgen build per target
 # (nodejs, bundler, web) and a package.json whose "exports" picks the right
-# one. Usage: scripts/build-js.sh [--dev]
+# one; twice: the full build (features js,sqlite: sessions, OPFS,
+# IndexedDB) in pkg/{node,bundler,web}, and the lean one (feature js: no
+# SQLite, a third of the size, for Node and edge agents that need neither)
+# in pkg/lean/{node,bundler,web}. Usage: scripts/build-js.sh [--dev]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,18 +12,22 @@ profile=--release
 [ "${1:-}" = "--dev" ] && profile=--dev
 
 rm -rf pkg
-for target in nodejs bundler web; do
-  out=$target
-  [ "$target" = nodejs ] && out=node
-  wasm-pack --quiet build "$profile" --target "$target" --out-dir "pkg/$out" --out-name mnemo \
-    --no-pack -- --no-default-features --features js
-  rm -f "pkg/$out/.gitignore"
-  # Debian's wasm-opt breaks wasm-bindgen output; npm binaryen (pinned in
-  # package.json) is the one that works. Release builds only.
-  if [ "$profile" = --release ]; then
-    node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
-      "pkg/$out/mnemo_bg.wasm" -o "pkg/$out/mnemo_bg.wasm"
-  fi
+for variant in full lean; do
+  features=js,sqlite dir=pkg
+  [ "$variant" = lean ] && features=js dir=pkg/lean
+  for target in nodejs bundler web; do
+    out=$target
+    [ "$target" = nodejs ] && out=node
+    wasm-pack --quiet build "$profile" --target "$target" --out-dir "$dir/$out" --out-name mnemo \
+      --no-pack -- --no-default-features --features "$features"
+    rm -f "$dir/$out/.gitignore"
+    # Debian's wasm-opt breaks wasm-bindgen output; npm binaryen (pinned in
+    # package.json) is the one that works. Release builds only.
+    if [ "$profile" = --release ]; then
+      node_modules/.bin/wasm-opt -Oz --strip-debug --strip-producers \
+        "$dir/$out/mnemo_bg.wasm" -o "$dir/$out/mnemo_bg.wasm"
+    fi
+  done
 done
 
 # The browser entry (mnemo/browser): initialised wasm, and a worker of its
@@ -53,15 +60,26 @@ cat > pkg/package.json <<JSON
       "types": "./web/browser.d.ts",
       "default": "./web/browser.js"
     },
+    "./lean": {
+      "types": "./lean/node/mnemo.d.ts",
+      "node": "./lean/node/mnemo.js",
+      "default": "./lean/bundler/mnemo.js"
+    },
+    "./lean/web": {
+      "types": "./lean/web/mnemo.d.ts",
+      "default": "./lean/web/mnemo.js"
+    },
     "./package.json": "./package.json"
   },
-  "files": ["node", "bundler", "web", "README.md"],
+  "files": ["node", "bundler", "web", "lean", "README.md"],
   "engines": { "node": ">=20.19" }
 }
 JSON
 # The web and bundler builds are ES modules, the node build CommonJS.
-for out in web bundler; do echo '{"type": "module"}' > "pkg/$out/package.json"; done
+for out in web bundler lean/web lean/bundler; do echo '{"type": "module"}' > "pkg/$out/package.json"; done
 cp README.md pkg/README.md
 # Lets the examples and tests import the package by name, as users do.
 mkdir -p node_modules && ln -sfn ../pkg node_modules/mnemo
-echo "built pkg/ (node, bundler, web): $(wc -c < pkg/web/mnemo_bg.wasm) bytes of wasm, $(gzip -9 -c pkg/web/mnemo_bg.wasm | wc -c) gzipped"
+size() { echo "$(wc -c < "$1") bytes of wasm, $(gzip -9 -c "$1" | wc -c) gzipped"; }
+echo "built pkg/ (node, bundler, web): $(size pkg/web/mnemo_bg.wasm)"
+echo "built pkg/lean/ (node, bundler, web; no SQLite): $(size pkg/lean/web/mnemo_bg.wasm)"

@@ -10,7 +10,9 @@ scripts/setup.sh
 export PATH="$HOME/.cargo/bin:$PATH"
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-wasm=(--target wasm32-unknown-unknown --no-default-features --features js)
+# The npm package's two builds: full (js + sqlite) and lean (js alone).
+wasm=(--target wasm32-unknown-unknown --no-default-features --features js,sqlite)
+lean=(--target wasm32-unknown-unknown --no-default-features --features js)
 
 step "format"
 cargo fmt --check
@@ -18,11 +20,26 @@ cargo fmt --check
 step "clippy (host, wasm32, component)"
 cargo clippy --all-targets --quiet -- -D warnings
 cargo clippy "${wasm[@]}" --all-targets --quiet -- -D warnings
+cargo clippy "${lean[@]}" --all-targets --quiet -- -D warnings
 cargo clippy --target wasm32-wasip2 --no-default-features --features component --quiet -- -D warnings
 
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet "${wasm[@]}"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet "${lean[@]}"
+
+step "no JS binding crates without the js feature"
+# The core with SQLite must not pull wasm-bindgen, js-sys or web-sys into a
+# wasm build: sqlite-wasm-rs then leaves its five host hooks (clock,
+# randomness, sleep) to whoever links it, and sqlite-wasm-vfs is empty;
+# only `js` turns on their wasm-bindgen parts.
+for features in sqlite component ""; do
+  if cargo tree --target wasm32-unknown-unknown --no-default-features ${features:+--features "$features"} \
+    -e normal --prefix none | grep -E '^(wasm-bindgen|js-sys|web-sys) '; then
+    echo "a JS binding crate is in the dependency tree of --features '$features'" >&2
+    exit 1
+  fi
+done
 
 step "native tests"
 cargo test --quiet

@@ -12,13 +12,11 @@
 //! The schema version is `PRAGMA user_version`. A database written by a
 //! newer mnemo is refused, never downgraded.
 
-use std::cell::RefCell;
-
 pub use rusqlite;
 use rusqlite::{params, Connection, OptionalExtension};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::storage::{Change, Storage};
+use crate::storage::Change;
 
 /// Schema version this build reads and writes (`PRAGMA user_version`):
 /// 1 had the sessions only, 2 added `blobs` and `meta`.
@@ -134,6 +132,42 @@ pub fn salvage(conn: &Connection) -> Vec<Change> {
     .collect()
 }
 
+/// Whether `conn` holds a database written by a newer mnemo (never
+/// touched, never recovered).
+pub fn newer(conn: &Connection) -> bool {
+    conn.query_row("PRAGMA user_version", [], |r| r.get::<_, i64>(0))
+        .is_ok_and(|v| v > SCHEMA_VERSION)
+}
+
+/// Refuses to recover a database that is sound (`invalid-input`) or from a
+/// newer mnemo (`store-damaged`, from [`prepare`]); `Ok` when it is damaged.
+pub fn needs_recovery(conn: &Connection) -> Result<()> {
+    if newer(conn) {
+        return prepare(conn);
+    }
+    match check(conn) {
+        Ok(()) => Err(Error::new(
+            ErrorKind::InvalidInput,
+            "this memory's database is not damaged; there is nothing to recover",
+        )),
+        Err(_) => Ok(()),
+    }
+}
+
+/// Makes the empty database `conn` a fresh one holding the `salvaged`
+/// blobs at change counter `version` (after a recovery, so that other
+/// contexts see the change).
+pub fn restart(conn: &Connection, salvaged: &[Change], version: i64) -> Result<()> {
+    prepare(conn)?;
+    commit_blobs(conn, salvaged)?;
+    conn.execute(
+        "UPDATE meta SET value = ?1 WHERE key = 'version'",
+        [version],
+    )
+    .map(|_| ())
+    .map_err(sql_error)
+}
+
 /// The change counter: bumped by every commit of blobs or sessions.
 pub fn version(conn: &Connection) -> Result<i64> {
     conn.query_row("SELECT value FROM meta WHERE key = 'version'", [], |r| {
@@ -197,117 +231,11 @@ pub fn commit_blobs(conn: &Connection, changes: &[Change]) -> Result<()> {
     tx.commit().map_err(sql_error)
 }
 
-/// A [`Storage`] whose blobs live in a SQLite database (the browser layout,
-/// usable natively for tests and tools). Every commit is one transaction,
-/// so no journal is needed.
-pub struct SqliteStorage {
-    conn: RefCell<Connection>,
-    clock: fn() -> u64,
-}
-
-impl std::fmt::Debug for SqliteStorage {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SqliteStorage")
-    }
-}
-
-impl SqliteStorage {
-    /// Storage in `conn` (its schema prepared first), with `clock` for
-    /// timestamps.
-    pub fn new(conn: Connection, clock: fn() -> u64) -> Result<SqliteStorage> {
-        prepare(&conn)?;
-        Ok(SqliteStorage {
-            conn: RefCell::new(conn),
-            clock,
-        })
-    }
-
-    /// Storage in a fresh in-memory database.
-    pub fn in_memory() -> Result<SqliteStorage> {
-        SqliteStorage::new(
-            Connection::open_in_memory().map_err(sql_error)?,
-            crate::storage::system_clock,
-        )
-    }
-
-    /// The database, for the session store and for snapshots.
-    pub fn connection(&self) -> std::cell::Ref<'_, Connection> {
-        self.conn.borrow()
-    }
-
-    /// The database, mutably (serialize/deserialize need it).
-    pub fn connection_mut(&self) -> std::cell::RefMut<'_, Connection> {
-        self.conn.borrow_mut()
-    }
-}
-
-impl Storage for SqliteStorage {
-    fn kind(&self) -> &str {
-        "sqlite"
-    }
-
-    async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
-        read_blob(&self.conn.borrow(), name)
-    }
-
-    async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
-        self.commit(&[Change::write(name, data)]).await
-    }
-
-    async fn delete(&self, name: &str) -> Result<()> {
-        self.commit(&[Change::delete(name)]).await
-    }
-
-    async fn list(&self) -> Result<Vec<String>> {
-        blob_names(&self.conn.borrow())
-    }
-
-    async fn commit(&self, changes: &[Change]) -> Result<()> {
-        commit_blobs(&self.conn.borrow(), changes)
-    }
-
-    async fn recover(&self) -> Result<()> {
-        Ok(())
-    }
-
-    fn now_ms(&self) -> u64 {
-        (self.clock)()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::storage::run_ready;
-
-    #[test]
-    fn blobs_commit_atomically_and_count_versions() {
-        let s = SqliteStorage::in_memory().unwrap();
-        assert_eq!(version(&s.connection()).unwrap(), 0);
-        run_ready(s.commit(&[
-            Change::Write {
-                name: "MEMORY.md".into(),
-                data: b"a".to_vec(),
-            },
-            Change::Write {
-                name: "USER.md".into(),
-                data: b"b".to_vec(),
-            },
-        ]))
-        .unwrap();
-        assert_eq!(version(&s.connection()).unwrap(), 1);
-        assert_eq!(
-            run_ready(s.list()).unwrap(),
-            vec!["MEMORY.md".to_string(), "USER.md".to_string()]
-        );
-        run_ready(s.delete("USER.md")).unwrap();
-        assert_eq!(run_ready(s.read("USER.md")).unwrap(), None);
-        assert_eq!(
-            run_ready(s.read("MEMORY.md")).unwrap().as_deref(),
-            Some(&b"a"[..])
-        );
-        assert_eq!(version(&s.connection()).unwrap(), 2);
-    }
+    use crate::storage::{SqliteStorage, Storage};
+    use pollster::block_on;
 
     #[test]
     fn a_newer_schema_is_refused_and_left_untouched() {
@@ -326,15 +254,38 @@ mod tests {
     #[test]
     fn salvage_reads_what_is_left_and_check_passes_a_sound_database() {
         let s = SqliteStorage::in_memory().unwrap();
-        run_ready(s.commit(&[
+        block_on(s.commit(&[
             Change::write("MEMORY.md", b"keep"),
             Change::write("x", b"y"),
         ]))
         .unwrap();
-        check(&s.connection()).unwrap();
+        check(&s.connection().unwrap()).unwrap();
         assert_eq!(
-            salvage(&s.connection()),
+            salvage(&s.connection().unwrap()),
             vec![Change::write("MEMORY.md", b"keep")]
+        );
+    }
+
+    #[test]
+    fn only_a_damaged_database_is_recovered_and_restarts_past_its_version() {
+        let sound = Connection::open_in_memory().unwrap();
+        prepare(&sound).unwrap();
+        let e = needs_recovery(&sound).unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidInput);
+        let future = Connection::open_in_memory().unwrap();
+        future.execute_batch("PRAGMA user_version = 99").unwrap();
+        assert!(newer(&future));
+        assert_eq!(
+            needs_recovery(&future).unwrap_err().kind(),
+            ErrorKind::StoreDamaged
+        );
+
+        let fresh = Connection::open_in_memory().unwrap();
+        restart(&fresh, &[Change::write("MEMORY.md", b"saved")], 8).unwrap();
+        assert_eq!(version(&fresh).unwrap(), 8);
+        assert_eq!(
+            read_blob(&fresh, "MEMORY.md").unwrap().as_deref(),
+            Some(&b"saved"[..])
         );
     }
 

@@ -53,11 +53,15 @@ pub enum ErrorKind {
     Storage,
     /// A bug in mnemo; please report it.
     Internal,
+    /// This build or storage lacks the feature asked for (say, session
+    /// search in the lean build without SQLite, or over an adapter that
+    /// keeps no database).
+    Unsupported,
 }
 
 impl ErrorKind {
     /// Every kind, in declaration order (for docs, bindings and drift tests).
-    pub const ALL: [ErrorKind; 18] = [
+    pub const ALL: [ErrorKind; 19] = [
         ErrorKind::InvalidInput,
         ErrorKind::UnknownAction,
         ErrorKind::UnknownTarget,
@@ -76,6 +80,7 @@ impl ErrorKind {
         ErrorKind::Locked,
         ErrorKind::Storage,
         ErrorKind::Internal,
+        ErrorKind::Unsupported,
     ];
 
     /// The stable kebab-case code of this kind.
@@ -99,12 +104,22 @@ impl ErrorKind {
             ErrorKind::Locked => "locked",
             ErrorKind::Storage => "storage",
             ErrorKind::Internal => "internal",
+            ErrorKind::Unsupported => "unsupported",
         }
     }
 
     /// The kind whose code is `code`, if any.
     pub fn from_code(code: &str) -> Option<ErrorKind> {
         ErrorKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+}
+
+impl serde::Serialize for ErrorKind {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.code())
     }
 }
 

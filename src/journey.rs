@@ -1,13 +1,14 @@
 //! The learning journey: every entry on a timeline, with its sector and
 //! links, from the graph and the sidecar's dates.
 //!
-//! [`journey`] builds the payload (`mnemo journey --json`, JS `journey()`);
-//! [`render`] draws the timeline for a terminal, oldest first.
+//! [`journey`] builds the payload (`mnemo journey --json`, JS `journey()`).
+//!
+//! Data only: drawing the timeline for a terminal is the CLI's job, never
+//! this module's.
 
 use serde::Serialize;
 
 use crate::graph::Graph;
-use crate::sectors::node_id;
 use crate::sidecar::Sidecar;
 use crate::store::{Store, Target};
 
@@ -20,7 +21,7 @@ pub struct Node {
     /// The stable entry id of the sidecar (survives edits of other entries).
     pub entry_id: String,
     /// `memory` or `user`.
-    pub target: &'static str,
+    pub target: Target,
     /// Index of the entry in its store.
     pub index: usize,
     /// The note's title.
@@ -54,7 +55,7 @@ pub struct Journey {
 
 /// Builds the journey of `stores` from their `graph` and `sidecar`.
 pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey {
-    let id = |n: usize| node_id(graph.nodes[n].target, graph.nodes[n].index);
+    let id = |n: usize| sidecar.node_id(graph.nodes[n].target, graph.nodes[n].index);
     let mut nodes: Vec<Node> = graph
         .nodes
         .iter()
@@ -62,9 +63,9 @@ pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey
             let record = sidecar.records(n.target).get(n.index);
             let blocked = stores[n.target.index()].verdict(n.index).is_some();
             Node {
-                id: node_id(n.target, n.index),
+                id: sidecar.node_id(n.target, n.index),
                 entry_id: record.map_or_else(String::new, |r| r.id.clone()),
-                target: n.target.name(),
+                target: n.target,
                 index: n.index,
                 title: if blocked {
                     "[BLOCKED entry]".to_string()
@@ -82,83 +83,9 @@ pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey
             }
         })
         .collect();
-    nodes.sort_by_key(|n| (n.first_seen, n.target != Target::Memory.name(), n.index));
+    nodes.sort_by_key(|n| (n.first_seen, n.target != Target::Memory, n.index));
     Journey {
         nodes,
         links: graph.link_count(None),
     }
-}
-
-/// `YYYY-MM-DD` and `HH:MM` (UTC) of a time in ms.
-fn day_and_time(ms: u64) -> (String, String) {
-    let stamp = crate::memory::utc_stamp(ms); // YYYYMMDDTHHMMSSZ
-    (
-        format!("{}-{}-{}", &stamp[0..4], &stamp[4..6], &stamp[6..8]),
-        format!("{}:{}", &stamp[9..11], &stamp[11..13]),
-    )
-}
-
-/// Draws the timeline, oldest first, one row per entry under its day.
-pub fn render(journey: &Journey, width: usize, color: bool) -> String {
-    let paint = |code: &str, text: &str| {
-        if color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    };
-    let mut out = paint("1", "✦ Journey · what mnemo learned, oldest first");
-    out.push_str("\n\n");
-    let longest = journey
-        .nodes
-        .iter()
-        .map(|n| n.title.chars().count())
-        .max()
-        .unwrap_or(0);
-    let title_w = longest.min(width.saturating_sub(40)).max(12);
-    let mut day = String::new();
-    for n in &journey.nodes {
-        let (d, t) = day_and_time(n.first_seen);
-        if d != day {
-            if !day.is_empty() {
-                out.push('\n');
-            }
-            out.push_str(&paint("1", &d));
-            out.push('\n');
-            day = d;
-        }
-        let title: String = if n.title.chars().count() > title_w {
-            let mut s: String = n.title.chars().take(title_w - 1).collect();
-            s.push('…');
-            s
-        } else {
-            format!("{:<title_w$}", n.title)
-        };
-        let mut row = format!(
-            "  {t}  ◆ {title}  {}  →{} ←{}",
-            paint("36", &format!("{:<12}", n.sector)),
-            n.out.len(),
-            n.r#in.len()
-        );
-        if !n.dangling.is_empty() {
-            row.push_str(&paint("33", &format!(" ⚑{}", n.dangling.len())));
-        }
-        if n.last_changed > n.first_seen {
-            let (cd, ct) = day_and_time(n.last_changed);
-            row.push_str(&format!("  (changed {cd} {ct})"));
-        }
-        out.push_str(row.trim_end());
-        out.push_str(&format!("  {}\n", paint("2", &n.id)));
-    }
-    if journey.nodes.is_empty() {
-        out.push_str("(no memories yet)\n");
-    } else {
-        out.push('\n');
-        out.push_str(&format!(
-            "{} memories · {} links\n",
-            journey.nodes.len(),
-            journey.links
-        ));
-    }
-    out
 }

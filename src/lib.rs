@@ -31,6 +31,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod api;
 pub mod config;
 #[cfg(feature = "sqlite")]
 pub mod db;
@@ -59,6 +60,8 @@ pub use error::{Error, ErrorKind, Result};
 pub use memory::{Files, Memory, Status, StoreStatus};
 #[cfg(not(target_arch = "wasm32"))]
 pub use storage::DirStorage;
+#[cfg(feature = "sqlite")]
+pub use storage::SqliteStorage;
 pub use storage::{Change, MemoryStorage, Storage};
 pub use store::{Store, Target};
 pub use tool::{tool_schema, ToolResult};

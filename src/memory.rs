@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::api::{RememberOptions, SearchOptions};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::graph::Graph;
@@ -22,7 +23,7 @@ use crate::sidecar::{self, Cause, History, HistoryItem, Sidecar};
 use crate::storage::{Change, Storage};
 use crate::store::{usage_long, FileState, Store, Target};
 use crate::text::Analyzer;
-use crate::tool::{self, Rejected, SearchCall, ToolCall, ToolResult, MAX_FAILED_WRITES};
+use crate::tool::{self, Rejected, ToolCall, ToolRequest, ToolResult, MAX_FAILED_WRITES};
 
 /// An open agent memory. See the module docs.
 #[derive(Debug)]
@@ -158,20 +159,29 @@ impl<S: Storage> Memory<S> {
     /// Runs one memory tool call exactly as an LLM emitted it. Never fails:
     /// every problem is a result with `success: false` and a code.
     pub async fn tool(&mut self, args: &Value) -> ToolResult {
-        if let Some(search) = SearchCall::detect(args) {
-            return match search {
-                Ok(call) => {
-                    let hits = self.search(&call.query, call.target, tool::SEARCH_LIMIT);
-                    ToolResult::found(hits, call.target)
-                }
-                Err(e) => ToolResult::failed(Rejected::from(e), None, 0),
-            };
+        match ToolRequest::parse(args) {
+            Ok(request) => self.run(request).await,
+            // A bad search is not a failed write: it does not count toward
+            // the retry cap.
+            Err(e) if ToolRequest::is_search(args) => {
+                ToolResult::failed(Rejected::from(e), None, 0)
+            }
+            Err(e) => self.failed(Rejected::from(e)),
         }
-        let outcome = match ToolCall::parse(args) {
-            Ok(call) => self.write(&call).await,
-            Err(e) => Err(Rejected::from(e)),
+    }
+
+    /// Runs one typed memory tool call (what [`Memory::tool`] runs once it
+    /// has parsed the model's arguments). Never fails: every problem is a
+    /// result with `success: false` and a code.
+    pub async fn run(&mut self, request: ToolRequest) -> ToolResult {
+        let call = match request {
+            ToolRequest::Search(call) => {
+                let hits = self.search_with(&call.query, &call.options);
+                return ToolResult::found(hits, call.options.target());
+            }
+            ToolRequest::Write(call) => call,
         };
-        match outcome {
+        match self.write(&call).await {
             Ok((applied, target)) => {
                 self.failed_writes = 0;
                 let store = &self.stores[target.index()];
@@ -288,7 +298,7 @@ impl<S: Storage> Memory<S> {
                 let record = self.sidecar.records(target).get(g.old_index);
                 superseded.push(HistoryItem {
                     time: now,
-                    target: target.name().to_string(),
+                    target,
                     entry_id: record.map_or_else(String::new, |r| r.id.clone()),
                     text: self.stores[i]
                         .entries()
@@ -405,8 +415,25 @@ impl<S: Storage> Memory<S> {
     /// in the sidecar state and in the history when it is superseded). The
     /// answer is the memory tool's.
     pub async fn remember(&mut self, target: Target, fact: &str) -> ToolResult {
-        let args = serde_json::json!({"action": "add", "target": target.name(), "content": fact});
-        let result = self.tool(&args).await;
+        self.remember_with(fact, RememberOptions::new(Some(target)))
+            .await
+    }
+
+    /// Adds `fact` as a fact the user confirmed, to the store `options`
+    /// name (default the user profile); see [`Memory::remember`].
+    pub async fn remember_with(&mut self, fact: &str, options: RememberOptions) -> ToolResult {
+        let target = options.target();
+        let op = tool::Operation::new(tool::Action::Add, target, Some(fact), None, "");
+        let result = match op {
+            Ok(op) => {
+                let call = ToolCall {
+                    operations: vec![op],
+                    batch: false,
+                };
+                self.run(ToolRequest::Write(call)).await
+            }
+            Err(e) => self.failed(Rejected::from(e)),
+        };
         if !result.success {
             return result;
         }
@@ -551,13 +578,40 @@ impl<S: Storage> Memory<S> {
 
     /// The sectors report over both stores (live state).
     pub fn sectors(&mut self, options: &crate::sectors::Options) -> crate::sectors::Report {
-        crate::sectors::report(self.graph(), options)
+        self.derive();
+        let graph = self.graph.as_ref().expect("derived");
+        crate::sectors::report(graph, &self.sidecar, options)
+    }
+
+    /// The entry a journey or sectors node id names now (`memory:user:e3`,
+    /// or the older `memory:user:0`): its store and index.
+    pub fn node(&self, id: &str) -> Result<(Target, usize)> {
+        let well_formed = id
+            .strip_prefix("memory:")
+            .and_then(|rest| rest.split_once(':'))
+            .is_some_and(|(store, last)| Target::from_name(store).is_some() && !last.is_empty());
+        if !well_formed {
+            return Err(Error::input(format!(
+                "{id:?} is not a node id; expected memory:<memory|user>:<entry id>, e.g. \
+                 memory:user:e3 (see the journey)"
+            )));
+        }
+        self.sidecar
+            .find_node(id)
+            .filter(|&(t, i)| i < self.stores[t.index()].entries().len())
+            .ok_or_else(|| Error::new(ErrorKind::NoMatch, format!("no entry {id}")))
     }
 
     /// The best `limit` notes for `query` in `target` (or both stores),
     /// best first, whatever the stores' modes.
     pub fn search(&mut self, query: &str, target: Option<Target>, limit: usize) -> Vec<SearchHit> {
         self.view().search(query, target, limit)
+    }
+
+    /// The best notes for `query` under `options` (store and limit), best
+    /// first, whatever the stores' modes.
+    pub fn search_with(&mut self, query: &str, options: &SearchOptions) -> Vec<SearchHit> {
+        self.view().search(query, options.target(), options.limit())
     }
 
     /// The per-turn `<memory-context>` block for the user's `message`:
@@ -690,6 +744,128 @@ impl<S: Storage> Memory<S> {
         let unlocked = self.storage.unlock().await;
         result?;
         unlocked
+    }
+}
+
+/// Sessions: transcripts the host records, and session search over them.
+/// They live in the storage's database (see [`Storage::database`]); a
+/// storage without one answers `unsupported`.
+#[cfg(feature = "sqlite")]
+impl<S: Storage> Memory<S> {
+    /// Runs `f` on the session store, under the storage's lock.
+    async fn with_sessions<R>(
+        &self,
+        write: bool,
+        f: impl FnOnce(&mut crate::sessions::Sessions<&rusqlite::Connection, &Analyzer>) -> Result<R>,
+    ) -> Result<R> {
+        let analyzer = &self.analyzer;
+        self.storage
+            .database(write, |conn| {
+                f(&mut crate::sessions::Sessions::prepared(conn, analyzer))
+            })
+            .await
+    }
+
+    /// Records a completed turn (the user's message and the answer, in one
+    /// transaction) and ends the turn for the retry cap.
+    pub async fn record_turn(
+        &mut self,
+        turn: &crate::api::Turn,
+    ) -> Result<crate::api::RecordedTurn> {
+        let time = turn
+            .time
+            .unwrap_or_else(|| i64::try_from(self.storage.now_ms()).unwrap_or(i64::MAX));
+        let (user, assistant) = self
+            .with_sessions(true, |s| {
+                s.record_turn(
+                    &turn.session,
+                    &turn.source,
+                    &turn.user,
+                    &turn.assistant,
+                    time,
+                )
+            })
+            .await?;
+        self.end_turn();
+        Ok(crate::api::RecordedTurn {
+            session: turn.session.clone(),
+            user,
+            assistant,
+        })
+    }
+
+    /// Records messages of past conversations (an imported transcript),
+    /// all in one transaction: every message is checked first, and a bad
+    /// one records nothing. Returns their sequence numbers.
+    pub async fn import_messages(
+        &self,
+        messages: &[crate::sessions::NewMessage<'_>],
+    ) -> Result<Vec<i64>> {
+        self.with_sessions(true, |s| s.append_all(messages)).await
+    }
+
+    /// Finds past messages matching `query`, best first.
+    pub async fn session_search(
+        &self,
+        query: &str,
+        options: &crate::api::SessionSearchOptions,
+    ) -> Result<Vec<crate::sessions::Hit>> {
+        if query.trim().is_empty() {
+            return Err(Error::new(
+                ErrorKind::Empty,
+                "query is empty; session search needs the words to look for",
+            ));
+        }
+        self.with_sessions(false, |s| s.discover(query, options))
+            .await
+    }
+
+    /// Reads messages of `session` (see [`ScrollOptions`](crate::api::ScrollOptions));
+    /// `no-match` when there is no such session.
+    pub async fn session_messages(
+        &self,
+        session: &str,
+        options: &crate::api::ScrollOptions,
+    ) -> Result<Vec<crate::sessions::Message>> {
+        self.with_sessions(false, |s| s.read(session, options))
+            .await
+    }
+
+    /// Recent sessions, most recent first.
+    pub async fn sessions(
+        &self,
+        options: &crate::api::ListOptions,
+    ) -> Result<Vec<crate::sessions::SessionInfo>> {
+        self.with_sessions(false, |s| s.browse(options.offset, options.limit()))
+            .await
+    }
+
+    /// Runs a typed `session_search` call.
+    pub async fn session_call(
+        &self,
+        call: &crate::api::SessionCall,
+    ) -> Result<crate::sessions::ToolAnswer> {
+        self.with_sessions(false, |s| s.answer(call)).await
+    }
+
+    /// Runs a `session_search` tool call exactly as a model sent it. Never
+    /// fails: every problem is an answer with `success: false` and a code.
+    pub async fn session_tool(&self, args: &Value) -> crate::sessions::ToolAnswer {
+        let answer = match crate::api::SessionCall::from_tool_args(args) {
+            Ok(call) => self.session_call(&call).await,
+            Err(e) => Err(e),
+        };
+        answer.unwrap_or_else(crate::sessions::ToolAnswer::failed)
+    }
+
+    /// Deletes a session and its messages; whether it existed.
+    pub async fn delete_session(&self, id: &str) -> Result<bool> {
+        self.with_sessions(true, |s| s.delete_session(id)).await
+    }
+
+    /// Deletes every session and message; how many sessions there were.
+    pub async fn purge_sessions(&self) -> Result<usize> {
+        self.with_sessions(true, |s| s.purge()).await
     }
 }
 

@@ -23,7 +23,7 @@ pub const CLOSE: &str = "</memory-context>";
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SearchHit {
     /// The store: `memory` or `user`.
-    pub target: &'static str,
+    pub target: Target,
     /// The entry's index in its store.
     pub index: usize,
     /// The entry's text, whole.
@@ -67,7 +67,7 @@ impl View<'_> {
         hits.truncate(limit);
         hits.into_iter()
             .map(|(t, index, score)| SearchHit {
-                target: t.name(),
+                target: t,
                 index,
                 text: self.stores[t.index()].shown(t, index).into_owned(),
                 score: (f64::from(score) * 1000.0).round() / 1000.0,

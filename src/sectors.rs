@@ -1,41 +1,29 @@
 //! The sectors report: the graph by area, with links in both directions.
 //!
 //! [`report`] turns the [`Graph`] into data (the `--json` output and the JS
-//! `sectors()` result, schema in `docs/sectors.schema.json`); [`render`]
-//! draws it for a terminal. A sector filter narrows the listing, but every
-//! count stays whole-graph, so a filtered view never overstates how
-//! isolated an area is.
+//! `sectors()` result, schema in `docs/sectors.schema.json`). A sector
+//! filter narrows the listing, but every count stays whole-graph, so a
+//! filtered view never overstates how isolated an area is.
+//!
+//! Data only: drawing the report for a terminal (colours, bars, widths) is
+//! the CLI's job, never this module's.
 
 use serde::Serialize;
 
 use crate::graph::{Graph, UNSORTED};
+use crate::sidecar::Sidecar;
 use crate::store::Target;
 
-/// Options of the report.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Options {
-    /// Only this sector (by name, case-insensitive).
-    pub sector: Option<String>,
-    /// Entries listed per sector (the rest are counted).
-    pub limit: usize,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            sector: None,
-            limit: 12,
-        }
-    }
-}
+/// Options of the report (validated in [`crate::api`]).
+pub use crate::api::SectorsOptions as Options;
 
 /// One note in the report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Entry {
-    /// Stable node id while the stores are unchanged: `memory:<store>:<index>`.
+    /// The note's node id, `memory:<store>:<entry id>` (stable across edits).
     pub node: String,
     /// `memory` or `user`.
-    pub target: &'static str,
+    pub target: Target,
     /// Index of the entry in its store.
     pub index: usize,
     /// The note's title (first line without `#`s and tags).
@@ -102,21 +90,9 @@ pub struct Report {
     pub summary: Summary,
 }
 
-/// The node id of entry `index` of `target`.
-pub fn node_id(target: Target, index: usize) -> String {
-    format!("memory:{}:{index}", target.name())
-}
-
-/// The store and index of a node id (`memory:<store>:<index>`).
-pub fn parse_node_id(id: &str) -> Option<(Target, usize)> {
-    let rest = id.strip_prefix("memory:")?;
-    let (store, index) = rest.split_once(':')?;
-    Some((Target::from_name(store)?, index.parse().ok()?))
-}
-
-/// Builds the report of `graph`.
-pub fn report(graph: &Graph, options: &Options) -> Report {
-    let wanted = options.sector.as_ref().map(|s| s.to_lowercase());
+/// Builds the report of `graph`, naming notes by their node ids in `ids`.
+pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
+    let wanted = options.sector().map(|s| s.to_lowercase());
     let sectors = graph
         .sector_counts(None)
         .into_iter()
@@ -135,15 +111,15 @@ pub fn report(graph: &Graph, options: &Options) -> Report {
                 let n = &graph.nodes[i];
                 (std::cmp::Reverse(n.out.len() + n.inc.len()), i)
             });
-            let more = members.len().saturating_sub(options.limit);
+            let more = members.len().saturating_sub(options.limit());
             let entries = members
                 .into_iter()
-                .take(options.limit)
+                .take(options.limit())
                 .map(|i| {
                     let n = &graph.nodes[i];
                     Entry {
-                        node: node_id(n.target, n.index),
-                        target: n.target.name(),
+                        node: ids.node_id(n.target, n.index),
+                        target: n.target,
                         index: n.index,
                         title: n.title.clone(),
                         out: n.out.len(),
@@ -185,158 +161,12 @@ pub fn report(graph: &Graph, options: &Options) -> Report {
                 nodes: c
                     .nodes
                     .iter()
-                    .map(|&i| node_id(graph.nodes[i].target, graph.nodes[i].index))
+                    .map(|&i| ids.node_id(graph.nodes[i].target, graph.nodes[i].index))
                     .collect(),
             })
             .collect(),
     };
     Report { sectors, summary }
-}
-
-/// How to draw the report.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Style {
-    /// Total width in columns.
-    pub width: usize,
-    /// ANSI colours.
-    pub color: bool,
-}
-
-impl Default for Style {
-    fn default() -> Self {
-        Style {
-            width: 80,
-            color: false,
-        }
-    }
-}
-
-/// Longest bar, in blocks.
-const BAR: usize = 20;
-
-fn width_of(s: &str) -> usize {
-    s.chars().count()
-}
-
-fn fit(s: &str, width: usize) -> String {
-    if width_of(s) <= width {
-        return format!("{s}{}", " ".repeat(width - width_of(s)));
-    }
-    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
-    out.push('…');
-    out
-}
-
-/// Draws `report` for a terminal.
-pub fn render(report: &Report, style: Style) -> String {
-    let paint = |code: &str, text: &str| {
-        if style.color {
-            format!("\x1b[{code}m{text}\x1b[0m")
-        } else {
-            text.to_string()
-        }
-    };
-    let mut out = String::new();
-    out.push_str(&paint(
-        "1",
-        "✦ Sectors · knowledge by area, with links in both directions",
-    ));
-    out.push_str("\n\n");
-    let name_w = report
-        .sectors
-        .iter()
-        .map(|s| width_of(&s.name))
-        .max()
-        .unwrap_or(0)
-        .clamp(8, 24);
-    let max = report
-        .sectors
-        .iter()
-        .map(|s| s.count)
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    // Title column: as wide as the longest listed title, within what is
-    // left of the width after "  ◆ " and the counts.
-    let longest = report
-        .sectors
-        .iter()
-        .flat_map(|s| &s.entries)
-        .map(|e| width_of(&e.title))
-        .max()
-        .unwrap_or(0);
-    let title_w = longest.min(style.width.saturating_sub(4 + 18)).max(8);
-    for sector in &report.sectors {
-        let bar = "█".repeat((sector.count * BAR).div_ceil(max).max(1));
-        let line = format!(
-            "{} {:>4}  {}  ◆{} ⇄{}",
-            paint("1;36", &fit(&sector.name, name_w)),
-            sector.count,
-            paint("36", &format!("{bar:<BAR$}")),
-            sector.count,
-            sector.links
-        );
-        out.push_str(&line);
-        out.push('\n');
-        for e in &sector.entries {
-            let mut row = format!("  ◆ {} →{} ←{}", fit(&e.title, title_w), e.out, e.r#in);
-            if !e.dangling.is_empty() {
-                row.push(' ');
-                row.push_str(&paint("33", &format!("⚑{}", e.dangling.len())));
-            }
-            out.push_str(row.trim_end());
-            out.push('\n');
-        }
-        if sector.more > 0 {
-            out.push_str(&format!("  … {} more\n", sector.more));
-        }
-        out.push('\n');
-    }
-    let s = &report.summary;
-    out.push_str(&format!(
-        "{} {} · {} {} · {} note↔note {}\n",
-        s.sectors,
-        if s.sectors == 1 { "sector" } else { "sectors" },
-        s.memories,
-        if s.memories == 1 {
-            "memory"
-        } else {
-            "memories"
-        },
-        s.links,
-        if s.links == 1 { "link" } else { "links" },
-    ));
-    let share = (s.linked * 100 + s.memories / 2)
-        .checked_div(s.memories)
-        .unwrap_or(0);
-    out.push_str(&format!(
-        "{}/{} notes are linked to another note ({share}%)\n",
-        s.linked, s.memories
-    ));
-    if s.dangling > 0 {
-        out.push_str(&paint(
-            "33",
-            &format!(
-                "⚑ {} {} at notes that don't exist yet",
-                s.dangling,
-                if s.dangling == 1 {
-                    "link points"
-                } else {
-                    "links point"
-                }
-            ),
-        ));
-        out.push('\n');
-    }
-    for c in &s.collisions {
-        out.push_str(&format!(
-            "⚠ title \"{}\" is shared by {}; links go to {}\n",
-            c.title,
-            c.nodes.join(", "),
-            c.nodes[0]
-        ));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -362,7 +192,7 @@ mod tests {
 
     #[test]
     fn report_counts_like_the_spec_example() {
-        let r = report(&graph(), &Options::default());
+        let r = report(&graph(), &Sidecar::default(), &Options::default());
         let names: Vec<&str> = r.sectors.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["retrieval", "infra", "unsorted"]);
         assert_eq!(r.sectors[0].count, 4);
@@ -386,44 +216,13 @@ mod tests {
     fn a_filter_narrows_the_listing_not_the_counts() {
         let r = report(
             &graph(),
-            &Options {
-                sector: Some("INFRA".into()),
-                limit: 1,
-            },
+            &Sidecar::default(),
+            &Options::new(Some("INFRA".into()), Some(1)).unwrap(),
         );
         assert_eq!(r.sectors.len(), 1);
         assert_eq!(r.sectors[0].entries.len(), 1);
         assert_eq!(r.sectors[0].more, 1);
         assert_eq!(r.summary.memories, 8);
         assert_eq!(r.summary.links, 6);
-    }
-
-    #[test]
-    fn render_draws_bars_counts_and_flags() {
-        let text = render(&report(&graph(), &Options::default()), Style::default());
-        assert!(
-            text.starts_with("✦ Sectors · knowledge by area, with links in both directions\n\n")
-        );
-        assert!(
-            text.contains("retrieval    4  ████████████████████  ◆4 ⇄5\n"),
-            "{text}"
-        );
-        assert!(
-            text.contains("  ◆ RAG plans             →1 ←0 ⚑1\n"),
-            "{text}"
-        );
-        assert!(text.contains("  ◆ SSH config            →0 ←1\n"), "{text}");
-        assert!(text.contains("2 sectors · 8 memories · 6 note↔note links\n"));
-        assert!(text.contains("6/8 notes are linked to another note (75%)\n"));
-        assert!(text.contains("⚑ 1 link points at notes that don't exist yet\n"));
-        assert!(!text.contains('\x1b'));
-        let colored = render(
-            &report(&graph(), &Options::default()),
-            Style {
-                width: 80,
-                color: true,
-            },
-        );
-        assert!(colored.contains("\x1b[1;36m"));
     }
 }

@@ -25,11 +25,13 @@
 //! [`Sessions::append`] (or the CLI imports a transcript).
 
 use std::borrow::Borrow;
+#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
 use serde::Serialize;
 
+use crate::api::{ScrollOptions, SessionCall, SessionSearchOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::scan::scan;
 use crate::text::Analyzer;
@@ -145,16 +147,11 @@ fn token(term: &str) -> String {
 }
 
 impl Sessions<Connection> {
-    /// Opens (or creates) the store in the SQLite file `path`.
+    /// Opens (or creates) the store in the SQLite file `path` (see
+    /// [`crate::storage::state::open_file`] for how the file is opened).
+    #[cfg(not(target_arch = "wasm32"))]
     pub fn open(path: &Path) -> Result<Sessions> {
-        let conn = Connection::open(path).map_err(db)?;
-        conn.busy_timeout(std::time::Duration::from_secs(10))
-            .map_err(db)?;
-        // A file database beside the stores: WAL lets readers and the
-        // writer overlap (browser VFSs keep their own journal mode).
-        conn.pragma_update(None, "journal_mode", "WAL")
-            .map_err(db)?;
-        Sessions::on(conn)
+        Sessions::on(crate::storage::state::open_file(path)?)
     }
 
     /// A store in memory (tests, scratch).
@@ -635,7 +632,7 @@ pub struct ToolAnswer {
     pub success: bool,
     /// `discovery`, `scroll` or `browse`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub mode: Option<&'static str>,
+    pub mode: Option<SessionMode>,
     /// What was found, for the model.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
@@ -653,7 +650,19 @@ pub struct ToolAnswer {
     pub error: Option<String>,
     /// The stable error code, on failure.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<&'static str>,
+    pub code: Option<ErrorKind>,
+}
+
+/// Which of its three shapes a `session_search` call took.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SessionMode {
+    /// Ranked hits for a query.
+    Discovery,
+    /// Messages of one session, whole.
+    Scroll,
+    /// Recent sessions.
+    Browse,
 }
 
 impl ToolAnswer {
@@ -667,11 +676,11 @@ impl ToolAnswer {
             messages: None,
             sessions: None,
             error: Some(e.message().to_string()),
-            code: Some(e.code()),
+            code: Some(e.kind()),
         }
     }
 
-    fn ok(mode: &'static str, message: String) -> ToolAnswer {
+    fn ok(mode: SessionMode, message: String) -> ToolAnswer {
         ToolAnswer {
             success: true,
             mode: Some(mode),
@@ -685,68 +694,71 @@ impl ToolAnswer {
     }
 }
 
-const TOOL_FIELDS: [&str; 11] = [
-    "query",
-    "session_id",
-    "around",
-    "before",
-    "after",
-    "role",
-    "source",
-    "since",
-    "until",
-    "limit",
-    "offset",
-];
-
-fn int(
-    obj: &serde_json::Map<String, serde_json::Value>,
-    key: &str,
-    default: i64,
-    max: i64,
-) -> Result<i64> {
-    match obj.get(key) {
-        None | Some(serde_json::Value::Null) => Ok(default),
-        Some(v) => v
-            .as_i64()
-            .filter(|n| (0..=max).contains(n))
-            .ok_or_else(|| Error::input(format!("{key} must be an integer from 0 to {max}"))),
-    }
-}
-
-/// `limit`: 1 to 50, default 10.
-fn limit_arg(obj: &serde_json::Map<String, serde_json::Value>) -> Result<usize> {
-    match int(obj, "limit", 10, 50)? {
-        0 => Err(Error::input("limit must be an integer from 1 to 50")),
-        n => Ok(n as usize),
-    }
-}
-
-/// A time bound (ms since the Unix epoch), when given.
-fn time_arg(obj: &serde_json::Map<String, serde_json::Value>, key: &str) -> Result<Option<i64>> {
-    match obj.get(key) {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(v) => v.as_i64().map(Some).ok_or_else(|| {
-            Error::input(format!(
-                "{key} must be a time in ms since the Unix epoch (an integer)"
-            ))
-        }),
-    }
-}
-
-fn text_arg<'a>(
-    obj: &'a serde_json::Map<String, serde_json::Value>,
-    key: &str,
-) -> Result<Option<&'a str>> {
-    match obj.get(key) {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(serde_json::Value::String(s)) if s.trim().is_empty() => Ok(None),
-        Some(serde_json::Value::String(s)) => Ok(Some(s)),
-        Some(_) => Err(Error::input(format!("{key} must be a string"))),
-    }
-}
-
 impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
+    /// Discovery with typed options: the messages matching `query`, best
+    /// first.
+    pub fn discover(&self, query: &str, options: &SessionSearchOptions) -> Result<Vec<Hit>> {
+        let filter = Filter {
+            session: options.session.clone(),
+            role: options.role.clone(),
+            source: options.source.clone(),
+            since: options.since,
+            until: options.until,
+        };
+        self.search(query, &filter, options.limit())
+    }
+
+    /// Scroll with typed options; `no-match` when there is no such session.
+    pub fn read(&self, session: &str, options: &ScrollOptions) -> Result<Vec<Message>> {
+        if self.session(session)?.is_none() {
+            return Err(Error::new(
+                ErrorKind::NoMatch,
+                format!("no session {session:?}; browse with {{}} to list sessions"),
+            ));
+        }
+        self.scroll(session, options.around, options.before, options.after)
+    }
+
+    /// Runs a typed `session_search` call.
+    pub fn answer(&self, call: &SessionCall) -> Result<ToolAnswer> {
+        Ok(match call {
+            SessionCall::Discovery { query, options } => {
+                let hits = self.discover(query, options)?;
+                let mut answer = ToolAnswer::ok(
+                    SessionMode::Discovery,
+                    match hits.len() {
+                        0 => "No past message matches. Try other words (synonyms are not matched)."
+                            .into(),
+                        n => format!(
+                            "{n} matching messages, best first. Scroll into one with \
+                             {{\"session_id\": …, \"around\": seq}}."
+                        ),
+                    },
+                );
+                answer.hits = Some(hits);
+                answer
+            }
+            SessionCall::Scroll { session, options } => {
+                let messages = self.read(session, options)?;
+                let mut answer = ToolAnswer::ok(
+                    SessionMode::Scroll,
+                    format!("{} messages of session {session}.", messages.len()),
+                );
+                answer.messages = Some(messages);
+                answer
+            }
+            SessionCall::Browse(options) => {
+                let sessions = self.browse(options.offset, options.limit())?;
+                let mut answer = ToolAnswer::ok(
+                    SessionMode::Browse,
+                    format!("{} sessions, most recent first.", sessions.len()),
+                );
+                answer.sessions = Some(sessions);
+                answer
+            }
+        })
+    }
+
     /// Runs a `session_search` tool call exactly as a model sent it: with
     /// `query`, discovery; with `session_id` (and `around`), scroll; with
     /// neither, browse. Never fails: problems are answers with a code.
@@ -757,88 +769,49 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
     /// [`Sessions::tool`] for programs: the same arguments and answer, but
     /// a problem is an `Err` rather than an answer to show a model.
     pub fn call(&self, args: &serde_json::Value) -> Result<ToolAnswer> {
-        let empty = serde_json::Map::new();
-        let obj = match args {
-            serde_json::Value::Object(o) => o,
-            serde_json::Value::Null => &empty,
-            _ => return Err(Error::input("expected the arguments as a JSON object")),
-        };
-        let unknown: Vec<&str> = obj
-            .keys()
-            .map(String::as_str)
-            .filter(|k| !TOOL_FIELDS.contains(k))
-            .collect();
-        if !unknown.is_empty() {
-            return Err(Error::input(format!(
-                "unknown field(s) {}; expected only: {}",
-                unknown.join(", "),
-                TOOL_FIELDS.join(", ")
-            )));
-        }
-        let session = text_arg(obj, "session_id")?;
-        if let Some(query) = text_arg(obj, "query")? {
-            let filter = Filter {
-                session: session.map(str::to_string),
-                role: text_arg(obj, "role")?.map(str::to_string),
-                source: text_arg(obj, "source")?.map(str::to_string),
-                since: time_arg(obj, "since")?,
-                until: time_arg(obj, "until")?,
-            };
-            let limit = limit_arg(obj)?;
-            let hits = self.search(query, &filter, limit)?;
-            let mut answer = ToolAnswer::ok(
-                "discovery",
-                match hits.len() {
-                    0 => "No past message matches. Try other words (synonyms are not matched)."
-                        .into(),
-                    n => format!(
-                        "{n} matching messages, best first. Scroll into one with \
-                         {{\"session_id\": …, \"around\": seq}}."
-                    ),
-                },
-            );
-            answer.hits = Some(hits);
-            return Ok(answer);
-        }
-        if let Some(session) = session {
-            let around = int(obj, "around", 1, i64::MAX / 4)?;
-            let before = int(
-                obj,
-                "before",
-                if obj.contains_key("around") { 5 } else { 0 },
-                200,
-            )?;
-            let after = int(
-                obj,
-                "after",
-                if obj.contains_key("around") { 5 } else { 20 },
-                200,
-            )?;
-            if self.session(session)?.is_none() {
-                return Err(Error::new(
-                    ErrorKind::NoMatch,
-                    format!("no session {session:?}; browse with {{}} to list sessions"),
-                ));
-            }
-            let messages = self.scroll(session, around, before, after)?;
-            let mut answer = ToolAnswer::ok(
-                "scroll",
-                format!("{} messages of session {session}.", messages.len()),
-            );
-            answer.messages = Some(messages);
-            return Ok(answer);
-        }
-        let sessions = self.browse(
-            int(obj, "offset", 0, i64::MAX / 4)? as usize,
-            limit_arg(obj)?,
-        )?;
-        let mut answer = ToolAnswer::ok(
-            "browse",
-            format!("{} sessions, most recent first.", sessions.len()),
-        );
-        answer.sessions = Some(sessions);
-        Ok(answer)
+        self.answer(&SessionCall::from_tool_args(args)?)
     }
+}
+
+/// Copies every session of a database image (the `sessions.db` an earlier
+/// Node `"fs"` storage kept) into the session store in `into`, in one
+/// transaction (messages keep their order; their seq numbers continue any
+/// session `into` already has). Returns how many messages it copied.
+pub fn merge_image(into: &Connection, image: &[u8]) -> Result<usize> {
+    let mut old = Connection::open_in_memory().map_err(db)?;
+    old.deserialize_read_exact("main", image, image.len(), true)
+        .map_err(db)?;
+    let rows: Vec<(String, String, String, String, i64)> = {
+        let mut stmt = old
+            .prepare(
+                "SELECT m.session, s.source, m.role, m.text, m.time
+                 FROM messages m JOIN sessions s ON s.id = m.session
+                 ORDER BY m.session, m.seq",
+            )
+            .map_err(db)?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+            })
+            .map_err(db)?
+            .collect::<std::result::Result<_, _>>()
+            .map_err(db)?;
+        rows
+    };
+    let messages: Vec<NewMessage<'_>> = rows
+        .iter()
+        .map(|(session, source, role, text, time)| NewMessage {
+            session,
+            source,
+            role,
+            text,
+            time: *time,
+        })
+        .collect();
+    if !messages.is_empty() {
+        Sessions::prepared(into, Analyzer::new()).append_all(&messages)?;
+    }
+    Ok(messages.len())
 }
 
 /// The `session_search` tool definition `{name, description, parameters}`.

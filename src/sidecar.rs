@@ -95,6 +95,29 @@ impl Sidecar {
         }
     }
 
+    /// The node id of entry `index` of `target` in the journey and the
+    /// sectors report: `memory:<target>:<entry id>` (the spec's shape; the
+    /// third part is the stable id, so it survives edits of other entries).
+    /// An entry the sidecar has not seen yet falls back to its index.
+    pub fn node_id(&self, target: Target, index: usize) -> String {
+        match self.records(target).get(index) {
+            Some(record) => format!("memory:{target}:{}", record.id),
+            None => format!("memory:{target}:{index}"),
+        }
+    }
+
+    /// The entry a node id names now, by its stable id (`memory:user:e3`)
+    /// or by its index (`memory:user:0`, the older form).
+    pub fn find_node(&self, id: &str) -> Option<(Target, usize)> {
+        let (store, last) = id.strip_prefix("memory:")?.split_once(':')?;
+        let target = Target::from_name(store)?;
+        let index = match last.parse::<usize>() {
+            Ok(index) => index,
+            Err(_) => self.records(target).iter().position(|r| r.id == last)?,
+        };
+        Some((target, index))
+    }
+
     fn records_mut(&mut self, target: Target) -> &mut Vec<Record> {
         match target {
             Target::Memory => &mut self.memory,
@@ -199,7 +222,7 @@ pub struct HistoryItem {
     /// When it was superseded, ms since the Unix epoch.
     pub time: u64,
     /// `memory` or `user`.
-    pub target: String,
+    pub target: Target,
     /// The entry's stable id.
     pub entry_id: String,
     /// The text as it was.

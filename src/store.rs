@@ -17,13 +17,22 @@ use crate::scan::{placeholder, scan, Verdict};
 /// The separator between entries in a store file.
 pub const SEPARATOR: &str = "\n§\n";
 
-/// Which store a call is about.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// Which store a call is about. Serializes as `"memory"` / `"user"`.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(rename_all = "lowercase")]
 pub enum Target {
     /// `MEMORY.md`: the agent's own notes.
     Memory,
     /// `USER.md`: the user profile.
     User,
+}
+
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 impl Target {

@@ -9,6 +9,7 @@
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::api::{rule, SearchOptions};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{
@@ -202,43 +203,65 @@ fn parse_op(obj: &Map<String, Value>, default_target: Option<&str>, at: &str) ->
             ),
         )
     })?;
-    let content = match action {
-        Action::Add | Action::Replace => {
-            let raw = optional_str(obj, "content", at)?.ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Empty,
-                    format!(
-                        "{at}content is missing; {} needs the entry text",
-                        action.name()
-                    ),
-                )
-            })?;
-            Some(clean_content(&format!("{at}content"), raw)?)
-        }
-        Action::Remove => None,
-    };
-    let old_text = match action {
-        Action::Replace | Action::Remove => {
-            let raw = optional_str(obj, "old_text", at)?.ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Empty,
-                    format!(
-                        "{at}old_text is missing; {} needs a short unique substring of the entry",
-                        action.name()
-                    ),
-                )
-            })?;
-            Some(clean_old_text(raw)?.to_string())
-        }
-        Action::Add => None,
-    };
-    Ok(Operation {
+    Operation::new(
         action,
         target,
-        content,
-        old_text,
-        index: None,
-    })
+        optional_str(obj, "content", at)?,
+        optional_str(obj, "old_text", at)?,
+        at,
+    )
+}
+
+impl Operation {
+    /// An operation from typed values, with every check a tool call gets:
+    /// `content` for add and replace, `old_text` for replace and remove,
+    /// both cleaned (`at` prefixes the field names in errors, e.g.
+    /// `operations[1].`). Fields the action does not use are ignored.
+    pub fn new(
+        action: Action,
+        target: Target,
+        content: Option<&str>,
+        old_text: Option<&str>,
+        at: &str,
+    ) -> Result<Operation> {
+        let content = match action {
+            Action::Add | Action::Replace => {
+                let raw = content.ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::Empty,
+                        format!(
+                            "{at}content is missing; {} needs the entry text",
+                            action.name()
+                        ),
+                    )
+                })?;
+                Some(clean_content(&format!("{at}content"), raw)?)
+            }
+            Action::Remove => None,
+        };
+        let old_text = match action {
+            Action::Replace | Action::Remove => {
+                let raw = old_text.ok_or_else(|| {
+                    Error::new(
+                        ErrorKind::Empty,
+                        format!(
+                            "{at}old_text is missing; {} needs a short unique substring of the entry",
+                            action.name()
+                        ),
+                    )
+                })?;
+                Some(clean_old_text(raw)?.to_string())
+            }
+            Action::Add => None,
+        };
+        Ok(Operation {
+            action,
+            target,
+            content,
+            old_text,
+            index: None,
+        })
+    }
 }
 
 fn present<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
@@ -293,19 +316,73 @@ fn json_quote(s: &str) -> String {
     serde_json::to_string(&short).unwrap_or_default()
 }
 
-/// Results a `search` tool call returns at most.
-pub const SEARCH_LIMIT: usize = 10;
-
-/// A `search` call of the memory tool: `{action: "search", query, target?}`.
+/// A `search` call of the memory tool: `{action: "search", query,
+/// target?, limit?}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchCall {
     /// What to look for, as prose.
     pub query: String,
-    /// Only this store, when given.
-    pub target: Option<Target>,
+    /// Which store and how many notes (the rules of every search).
+    pub options: SearchOptions,
+}
+
+/// A memory tool call, typed: writes, or a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolRequest {
+    /// One write or an atomic batch.
+    Write(ToolCall),
+    /// Find notes.
+    Search(SearchCall),
+}
+
+impl ToolRequest {
+    /// Parses the arguments of a memory tool call exactly as an LLM emits
+    /// them (see [`ToolCall::parse`] and [`SearchCall::detect`]); arguments
+    /// still encoded as a JSON string are decoded first.
+    pub fn parse(args: &Value) -> Result<ToolRequest> {
+        if let Value::String(s) = args {
+            if let Ok(v @ Value::Object(_)) = serde_json::from_str::<Value>(s) {
+                return ToolRequest::parse(&v);
+            }
+        }
+        match SearchCall::detect(args) {
+            Some(search) => search.map(ToolRequest::Search),
+            None => ToolCall::parse(args).map(ToolRequest::Write),
+        }
+    }
+
+    /// Whether `args` ask for a search (a failed search is not a failed
+    /// write: it does not count toward the retry cap).
+    pub fn is_search(args: &Value) -> bool {
+        args.as_object()
+            .and_then(|obj| present(obj, "action"))
+            .and_then(Value::as_str)
+            == Some("search")
+    }
 }
 
 impl SearchCall {
+    /// A search from typed values, with the checks of a tool call.
+    pub fn new(query: &str, options: SearchOptions) -> Result<SearchCall> {
+        if query.trim().is_empty() {
+            return Err(Error::new(
+                ErrorKind::Empty,
+                "query is empty; search needs the words to look for, e.g. \
+                 {\"action\": \"search\", \"query\": \"staging server port\"}",
+            ));
+        }
+        if query.contains('\0') {
+            return Err(Error::new(
+                ErrorKind::InvalidText,
+                "query contains a NUL character",
+            ));
+        }
+        Ok(SearchCall {
+            query: query.to_string(),
+            options,
+        })
+    }
+
     /// `None` when `args` is not a search call; otherwise the parsed call
     /// or what is wrong with it.
     pub fn detect(args: &Value) -> Option<Result<SearchCall>> {
@@ -316,23 +393,10 @@ impl SearchCall {
         Some((|| {
             check_fields(
                 obj,
-                &["action", "target", "query", "content", "old_text"],
+                &["action", "target", "query", "limit", "content", "old_text"],
                 "",
             )?;
             let query = optional_str(obj, "query", "")?.unwrap_or("");
-            if query.trim().is_empty() {
-                return Err(Error::new(
-                    ErrorKind::Empty,
-                    "query is empty; search needs the words to look for, e.g. \
-                     {\"action\": \"search\", \"query\": \"staging server port\"}",
-                ));
-            }
-            if query.contains('\0') {
-                return Err(Error::new(
-                    ErrorKind::InvalidText,
-                    "query contains a NUL character",
-                ));
-            }
             let target = match optional_str(obj, "target", "")? {
                 None => None,
                 Some(name) => Some(Target::from_name(name).ok_or_else(|| {
@@ -346,10 +410,10 @@ impl SearchCall {
                     )
                 })?),
             };
-            Ok(SearchCall {
-                query: query.to_string(),
-                target,
-            })
+            let limit = present(obj, "limit")
+                .map(|v| rule::int("limit", v, 1, SearchOptions::MAX_LIMIT as u64))
+                .transpose()?;
+            SearchCall::new(query, SearchOptions::new(target, limit)?)
         })())
     }
 }
@@ -637,10 +701,10 @@ pub struct ToolResult {
     pub error: Option<String>,
     /// The stable error code, on failure.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub code: Option<&'static str>,
+    pub code: Option<ErrorKind>,
     /// The store the call was about: `memory` or `user`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub target: Option<&'static str>,
+    pub target: Option<Target>,
     /// Usage of that store: `"67% — 1,474/2,200 chars"` (the short
     /// `"2,100/2,200"` form in the full-store error, as in the spec).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -685,7 +749,7 @@ impl ToolResult {
     ) -> Self {
         ToolResult {
             message: Some(message),
-            target: target.map(Target::name),
+            target,
             usage: store.map(|s| usage_long(s.chars(), limit)),
             entry_count: store.map(|s| s.entries().len()),
             ..ToolResult::bare(true)
@@ -701,7 +765,7 @@ impl ToolResult {
         };
         ToolResult {
             message: Some(message),
-            target: target.map(Target::name),
+            target,
             results: Some(hits),
             ..ToolResult::bare(true)
         }
@@ -712,8 +776,8 @@ impl ToolResult {
         let full = rejected.error.kind() == ErrorKind::StoreFull;
         ToolResult {
             error: Some(rejected.error.message().to_string()),
-            code: Some(rejected.error.code()),
-            target: rejected.target.map(Target::name),
+            code: Some(rejected.error.kind()),
+            target: rejected.target,
             usage: store.map(|s| {
                 if full {
                     usage_short(s.chars(), limit)
@@ -731,7 +795,7 @@ impl ToolResult {
     pub fn stop_retrying(last: &Error) -> Self {
         ToolResult {
             error: Some(format!("{STOP_RETRYING} (Last error: {})", last.message())),
-            code: Some(ErrorKind::RetryLimit.code()),
+            code: Some(ErrorKind::RetryLimit),
             done: Some(true),
             ..ToolResult::bare(false)
         }
@@ -800,6 +864,15 @@ pub fn parameters_schema() -> Value {
             serde_json::json!({
                 "type": "string",
                 "description": "What to look for (search): plain words, matched by stem in English and Russian."
+            }),
+        );
+        map.insert(
+            "limit".into(),
+            serde_json::json!({
+                "type": "integer",
+                "minimum": 1,
+                "maximum": SearchOptions::MAX_LIMIT,
+                "description": "At most this many notes (search; default 10)."
             }),
         );
         map.insert(

@@ -549,7 +549,7 @@ fn sectors_report_matches_the_golden_file() {
     assert_eq!(report["summary"]["dangling"], 1);
     assert_eq!(
         report["summary"]["collisions"][0]["nodes"][0],
-        "memory:memory:7"
+        "memory:memory:e8"
     );
     let err = home.fails(&["sectors", "nope"]);
     assert!(err.contains("no sector named \"nope\""), "{err}");
@@ -566,22 +566,24 @@ fn journey_lists_deletes_and_edits_nodes() {
     assert!(timeline.contains("◆ SSH config"));
     assert!(timeline.contains("3 memories · 1 links"));
     let list = home.ok(&["journey", "list"]);
-    assert!(list.contains("memory:memory:0    SSH config"), "{list}");
-    assert!(list.contains("memory:user:0      Name: Ada"));
+    // Node ids end with the stable entry id (the spec's shape).
+    assert!(list.contains("memory:memory:e1   SSH config"), "{list}");
+    assert!(list.contains("memory:user:e3     Name: Ada"));
     let payload = json(&home.ok(&["learning", "--json"]));
-    assert_eq!(payload["nodes"][1]["out"][0], "memory:memory:0");
-    assert_eq!(payload["nodes"][0]["in"][0], "memory:memory:1");
+    assert_eq!(payload["nodes"][1]["out"][0], "memory:memory:e1");
+    assert_eq!(payload["nodes"][0]["in"][0], "memory:memory:e2");
     // Delete asks first; "n" (or no answer) keeps the entry.
-    let out = home.run_with_stdin(&["journey", "delete", "memory:user:0"], b"n\n");
+    let out = home.run_with_stdin(&["journey", "delete", "memory:user:e3"], b"n\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("cancelled; nothing deleted"));
     assert_eq!(home.read("USER.md"), b"Name: Ada");
+    // The older index form still names the entry.
     let out = home.run_with_stdin(&["journey", "delete", "memory:user:0"], b"y\n");
     assert!(out.status.success());
     assert_eq!(home.read("USER.md"), b"");
     // Edit runs $EDITOR on the entry and checks the result like any write.
     let edited = home
-        .command(&["journey", "edit", "memory:memory:0"])
+        .command(&["journey", "edit", "memory:memory:e1"])
         .env("EDITOR", "sed -i s/2222/2200/")
         .output()
         .unwrap();

@@ -12,6 +12,8 @@
 //   POST /w/<workspace>/import   body: {"MEMORY.md"?, "USER.md"?} → Status
 //
 // Errors: 400 with {error, code} for a bad request, 404 for an unknown route.
+// mnemo.js and mnemo_bg.wasm are the lean web build (pkg/lean/web): no
+// SQLite, since this worker records no sessions.
 import { initSync, Memory } from "./mnemo.js";
 import wasm from "./mnemo_bg.wasm";
 

@@ -6,9 +6,12 @@ use std::cell::RefCell;
 
 use serde_json::Value;
 
+use crate::api::{RememberOptions, SearchCall, SearchOptions, SectorsOptions, ToolRequest};
 use crate::error::{Error as CoreError, ErrorKind};
-use crate::storage::{run_ready as run, Storage};
+use crate::sidecar::Cause;
+use crate::storage::{run_ready, Storage};
 use crate::store::Target as CoreTarget;
+use crate::tool::{Action as CoreAction, Operation as CoreOperation, ToolCall as CoreToolCall};
 
 wit_bindgen::generate!({
     path: "wit",
@@ -18,8 +21,9 @@ wit_bindgen::generate!({
 use exports::mnemo::memory::api::{Guest, GuestMemory, Memory as MemoryHandle};
 use mnemo::memory::host_storage;
 use mnemo::memory::types::{
-    Action, Error, ErrorCode, MarkdownFiles, Operation, ScanFinding, ScanVerdict, SearchHit,
-    Status, StoreStatus, Target, ToolCall, ToolResult,
+    Action, Error, ErrorCode, HistoryCause, HistoryItem, Journey, JourneyNode, MarkdownFiles,
+    Operation, ScanFinding, ScanVerdict, SearchHit, Sector, SectorEntry, SectorsReport,
+    SectorsSummary, Status, StoreStatus, Target, TitleCollision, ToolCall, ToolResult,
 };
 
 /// The host's storage, through the `host-storage` import.
@@ -78,6 +82,7 @@ fn code(kind: ErrorKind) -> ErrorCode {
         ErrorKind::Locked => ErrorCode::Locked,
         ErrorKind::Storage => ErrorCode::Storage,
         ErrorKind::Internal => ErrorCode::Internal,
+        ErrorKind::Unsupported => ErrorCode::Unsupported,
     }
 }
 
@@ -95,26 +100,65 @@ fn target_in(t: Target) -> CoreTarget {
     }
 }
 
-fn target_out(name: &str) -> Target {
-    if name == "user" {
-        Target::User
-    } else {
-        Target::Memory
+fn target_out(t: CoreTarget) -> Target {
+    match t {
+        CoreTarget::Memory => Target::Memory,
+        CoreTarget::User => Target::User,
     }
 }
 
-fn operation_json(op: &Operation) -> Value {
-    let action = match op.action {
-        Action::Add => "add",
-        Action::Replace => "replace",
-        Action::Remove => "remove",
+fn action_in(a: Action) -> CoreAction {
+    match a {
+        Action::Add => CoreAction::Add,
+        Action::Replace => CoreAction::Replace,
+        Action::Remove => CoreAction::Remove,
+    }
+}
+
+/// A typed WIT tool call as the core's typed request, with the checks of a
+/// parsed one (no JSON in between).
+fn request_in(call: ToolCall) -> crate::Result<ToolRequest> {
+    let op = |op: &Operation, at: &str| {
+        CoreOperation::new(
+            action_in(op.action),
+            target_in(op.target),
+            op.content.as_deref(),
+            op.old_text.as_deref(),
+            at,
+        )
     };
-    serde_json::json!({
-        "action": action,
-        "target": target_in(op.target).name(),
-        "content": op.content,
-        "old_text": op.old_text,
+    Ok(match call {
+        ToolCall::Write(o) => ToolRequest::Write(CoreToolCall {
+            operations: vec![op(&o, "")?],
+            batch: false,
+        }),
+        ToolCall::Batch(ops) => {
+            if ops.is_empty() {
+                return Err(CoreError::new(
+                    ErrorKind::Empty,
+                    "operations is empty; expected at least one operation",
+                ));
+            }
+            let operations = ops
+                .iter()
+                .enumerate()
+                .map(|(i, o)| op(o, &format!("operations[{i}].")))
+                .collect::<crate::Result<_>>()?;
+            ToolRequest::Write(CoreToolCall {
+                operations,
+                batch: true,
+            })
+        }
+        ToolCall::Search(q) => ToolRequest::Search(SearchCall::new(
+            &q.query,
+            SearchOptions::new(q.target.map(target_in), q.limit.map(u64::from))?,
+        )?),
     })
+}
+
+/// Runs a core call over the host's (synchronous) storage.
+fn run<T>(future: impl std::future::Future<Output = crate::Result<T>>) -> crate::Result<T> {
+    run_ready(future).and_then(|r| r)
 }
 
 fn count(n: usize) -> u32 {
@@ -137,7 +181,7 @@ fn result_out(r: crate::ToolResult) -> ToolResult {
         success: r.success,
         message: r.message,
         error: r.error,
-        code: r.code.and_then(ErrorKind::from_code).map(code),
+        code: r.code.map(code),
         target: r.target.map(target_out),
         usage: r.usage,
         entry_count: r.entry_count.map(count),
@@ -184,25 +228,21 @@ impl GuestMemory for WitMemory {
     }
 
     fn tool(&self, call: ToolCall) -> ToolResult {
-        let args = match &call {
-            ToolCall::Write(op) => operation_json(op),
-            ToolCall::Batch(ops) => {
-                serde_json::json!({"operations": ops.iter().map(operation_json).collect::<Vec<_>>()})
-            }
-            ToolCall::Search(q) => serde_json::json!({
-                "action": "search",
-                "query": q.query,
-                "target": q.target.map(|t| target_in(t).name()),
-            }),
+        let search = matches!(call, ToolCall::Search(_));
+        let mut memory = self.inner.borrow_mut();
+        let result = match request_in(call) {
+            Ok(request) => run_ready(memory.run(request)),
+            // A bad search is not a failed write (see `Memory::tool`).
+            Err(e) if search => Ok(crate::ToolResult::failed(e.into(), None, 0)),
+            Err(e) => Ok(memory.reject(e)),
         };
-        let result = run(self.inner.borrow_mut().tool(&args));
-        result_out(result)
+        result_out(result.unwrap_or_else(|e| memory.reject(e)))
     }
 
     fn tool_json(&self, args: String) -> String {
         let mut memory = self.inner.borrow_mut();
         let result = match serde_json::from_str::<Value>(&args) {
-            Ok(value) => run(memory.tool(&value)),
+            Ok(value) => run_ready(memory.tool(&value)).unwrap_or_else(|e| memory.reject(e)),
             Err(e) => memory.reject(CoreError::new(
                 ErrorKind::InvalidInput,
                 format!("the tool arguments are not valid JSON ({e})"),
@@ -226,13 +266,15 @@ impl GuestMemory for WitMemory {
         self.inner.borrow_mut().context(&message)
     }
 
-    fn search(&self, query: String, target: Option<Target>, limit: u32) -> Vec<SearchHit> {
-        let hits = self.inner.borrow_mut().search(
-            &query,
-            target.map(target_in),
-            limit.clamp(1, 1000) as usize,
-        );
-        hits_out(hits)
+    fn search(
+        &self,
+        query: String,
+        target: Option<Target>,
+        limit: Option<u32>,
+    ) -> Result<Vec<SearchHit>, Error> {
+        let options =
+            SearchOptions::new(target.map(target_in), limit.map(u64::from)).map_err(error)?;
+        Ok(hits_out(self.inner.borrow_mut().search_with(&query, &options)))
     }
 
     fn status(&self) -> Result<Status, Error> {
@@ -268,12 +310,110 @@ impl GuestMemory for WitMemory {
         Ok(status_out(inner.status()))
     }
 
-    fn sectors_json(&self, sector: Option<String>, limit: u32) -> String {
-        let report = self.inner.borrow_mut().sectors(&crate::sectors::Options {
-            sector,
-            limit: limit as usize,
-        });
-        serde_json::to_string(&report).unwrap_or_default()
+    fn sectors(&self, sector: Option<String>, limit: Option<u32>) -> Result<SectorsReport, Error> {
+        let options = SectorsOptions::new(sector, limit.map(u64::from)).map_err(error)?;
+        Ok(sectors_out(self.inner.borrow_mut().sectors(&options)))
+    }
+
+    fn journey(&self) -> Result<Journey, Error> {
+        let mut memory = self.inner.borrow_mut();
+        run(memory.refresh()).map_err(error)?;
+        Ok(journey_out(memory.journey()))
+    }
+
+    fn history(&self) -> Result<Vec<HistoryItem>, Error> {
+        let items = run(self.inner.borrow().history()).map_err(error)?;
+        Ok(items.into_iter().map(history_out).collect())
+    }
+
+    fn remember(&self, fact: String, target: Option<Target>) -> ToolResult {
+        let mut memory = self.inner.borrow_mut();
+        let options = RememberOptions::new(target.map(target_in));
+        let result = run_ready(memory.remember_with(&fact, options));
+        result_out(result.unwrap_or_else(|e| memory.reject(e)))
+    }
+}
+
+fn sectors_out(r: crate::sectors::Report) -> SectorsReport {
+    let entry = |e: crate::sectors::Entry| SectorEntry {
+        node: e.node,
+        target: target_out(e.target),
+        index: count(e.index),
+        title: e.title,
+        out: count(e.out),
+        in_: count(e.r#in),
+        dangling: e.dangling,
+        inherited: e.inherited,
+        pinned: e.pinned,
+    };
+    SectorsReport {
+        sectors: r
+            .sectors
+            .into_iter()
+            .map(|s| Sector {
+                name: s.name,
+                count: count(s.count),
+                links: count(s.links),
+                entries: s.entries.into_iter().map(entry).collect(),
+                more: count(s.more),
+            })
+            .collect(),
+        summary: SectorsSummary {
+            sectors: count(r.summary.sectors),
+            memories: count(r.summary.memories),
+            links: count(r.summary.links),
+            linked: count(r.summary.linked),
+            dangling: count(r.summary.dangling),
+            collisions: r
+                .summary
+                .collisions
+                .into_iter()
+                .map(|c| TitleCollision {
+                    title: c.title,
+                    nodes: c.nodes,
+                })
+                .collect(),
+        },
+    }
+}
+
+fn journey_out(j: crate::journey::Journey) -> Journey {
+    Journey {
+        nodes: j
+            .nodes
+            .into_iter()
+            .map(|n| JourneyNode {
+                id: n.id,
+                entry_id: n.entry_id,
+                target: target_out(n.target),
+                index: count(n.index),
+                title: n.title,
+                sector: n.sector,
+                first_seen: n.first_seen,
+                last_changed: n.last_changed,
+                out: n.out,
+                in_: n.r#in,
+                dangling: n.dangling,
+                pinned: n.pinned,
+                blocked: n.blocked,
+            })
+            .collect(),
+        links: count(j.links),
+    }
+}
+
+fn history_out(h: crate::sidecar::HistoryItem) -> HistoryItem {
+    HistoryItem {
+        time: h.time,
+        target: target_out(h.target),
+        entry_id: h.entry_id,
+        text: h.text,
+        cause: match h.cause {
+            Cause::Replace => HistoryCause::Replace,
+            Cause::Remove => HistoryCause::Remove,
+            Cause::Import => HistoryCause::Import,
+        },
+        confirmed: h.confirmed,
     }
 }
 

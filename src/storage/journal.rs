@@ -57,7 +57,7 @@ async fn apply<S: Storage + ?Sized>(storage: &S, changes: &[Change]) -> Result<(
     Ok(())
 }
 
-fn encode(changes: &[Change]) -> Vec<u8> {
+pub(crate) fn encode(changes: &[Change]) -> Vec<u8> {
     let mut out = HEADER.to_vec();
     for change in changes {
         match change {

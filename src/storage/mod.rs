@@ -9,18 +9,41 @@
 //! overrides it with a transaction. The trait is async because browser and
 //! edge backends are; native backends complete immediately.
 //!
+//! Backends: [`MemoryStorage`] (blobs in memory), `DirStorage` (a
+//! directory, native); with the `sqlite` feature `SqliteStorage` (one
+//! SQLite database: in memory, or on a `sqlite::Backing` that persists it)
+//! and `state::StateDb` (a directory's files beside its `state.db`). With
+//! the `js` feature in wasm: `adapter` (a JS object's async methods),
+//! `browser` (OPFS and IndexedDB databases shared by tabs; also needs
+//! `sqlite`) and `js`, the storage `Memory.open` builds from its options.
+//!
 //! This module must never interpret blob contents beyond the journal.
 
 mod journal;
 mod memory;
+#[cfg(all(feature = "js", feature = "sqlite", target_arch = "wasm32"))]
+pub mod nodefs;
+#[cfg(feature = "sqlite")]
+pub mod sqlite;
+#[cfg(feature = "sqlite")]
+pub mod state;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod dir;
+
+#[cfg(all(feature = "js", target_arch = "wasm32"))]
+pub(crate) mod adapter;
+#[cfg(all(feature = "js", feature = "sqlite", target_arch = "wasm32"))]
+pub(crate) mod browser;
+#[cfg(all(feature = "js", target_arch = "wasm32"))]
+pub(crate) mod js;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use dir::DirStorage;
 pub use journal::{commit as journal_commit, recover as journal_recover, JOURNAL};
 pub use memory::MemoryStorage;
+#[cfg(feature = "sqlite")]
+pub use sqlite::SqliteStorage;
 
 use crate::error::Result;
 
@@ -106,6 +129,51 @@ pub trait Storage {
 
     /// Milliseconds since the Unix epoch, for backup names and timestamps.
     fn now_ms(&self) -> u64;
+
+    /// Runs `f` on the memory's SQLite database (sessions, and later every
+    /// durable state that is not Markdown), under the storage's lock (taken
+    /// here when the caller does not hold it). With `write`, what `f`
+    /// changed is made durable before this returns. The default: this
+    /// storage keeps no database (`unsupported`).
+    #[cfg(feature = "sqlite")]
+    async fn database<R>(
+        &self,
+        write: bool,
+        f: impl FnOnce(&rusqlite::Connection) -> Result<R>,
+    ) -> Result<R> {
+        let _ = (write, f);
+        Err(crate::error::Error::new(
+            crate::error::ErrorKind::Unsupported,
+            format!(
+                "storage \"{}\" keeps no database, so it has no sessions; use a memories \
+                 directory, \"memory\", \"opfs\", \"indexeddb\" or \"fs\" storage",
+                self.kind()
+            ),
+        ))
+    }
+}
+
+/// Checks a memory name (the JS `name` option): it becomes an OPFS
+/// directory, an IndexedDB database name and a lock name, so every build
+/// holds it to the same portable form.
+#[cfg(all(feature = "js", target_arch = "wasm32"))]
+pub(crate) fn check_name(name: &str) -> Result<()> {
+    let ok = !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.starts_with('.');
+    if ok {
+        Ok(())
+    } else {
+        Err(crate::error::Error::new(
+            crate::error::ErrorKind::InvalidConfig,
+            format!(
+                "memory name {name:?} must be 1 to 64 of A-Z a-z 0-9 - _ . (not starting with a dot)"
+            ),
+        ))
+    }
 }
 
 /// Milliseconds since the Unix epoch from the system clock; 0 where there is
@@ -126,14 +194,33 @@ pub fn system_clock() -> u64 {
 
 /// Drives a future whose storage answers synchronously (a directory, a
 /// component host's imports, an edge KV store) to completion: such a future
-/// is ready at its first poll, and is polled again should a backend yield.
-/// Browser and JS backends are truly async; their bindings await instead.
-pub fn run_ready<F: std::future::Future>(future: F) -> F::Output {
+/// is ready at its first poll. A future still pending after a few polls is
+/// waiting for something that will never come here (nothing can wake it),
+/// so it is dropped and the answer is an `internal` error instead of a
+/// spin. Browser and JS backends are truly async; their bindings await.
+pub fn run_ready<F: std::future::Future>(future: F) -> Result<F::Output> {
+    /// Polls allowed: a backend may yield once or twice, never for real.
+    const POLLS: u32 = 64;
     let mut future = std::pin::pin!(future);
     let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
-    loop {
+    for _ in 0..POLLS {
         if let std::task::Poll::Ready(out) = future.as_mut().poll(&mut cx) {
-            return out;
+            return Ok(out);
         }
+    }
+    Err(crate::error::Error::new(
+        crate::error::ErrorKind::Internal,
+        "a storage call did not complete: this storage answers asynchronously, so await the \
+         future instead of running it with run_ready",
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn run_ready_gives_up_on_a_future_that_is_really_pending() {
+        let e = super::run_ready(std::future::pending::<()>()).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::Internal);
+        assert_eq!(super::run_ready(async { 7 }).unwrap(), 7);
     }
 }

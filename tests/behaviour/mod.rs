@@ -5,10 +5,12 @@
 
 #![allow(dead_code)]
 
+#[cfg(feature = "sqlite")]
 mod sessions;
+#[cfg(feature = "sqlite")]
 pub use sessions::*;
 
-use mnemo::{Config, ErrorKind, Memory, MemoryStorage, Storage, ToolResult};
+use mnemo::{Config, ErrorKind, Memory, MemoryStorage, Storage, Target, ToolResult};
 use serde_json::{json, Value};
 
 pub const SPEC_EXAMPLE: &str = include_str!("../fixtures/spec-example.MEMORY.md");
@@ -56,6 +58,10 @@ macro_rules! behaviour_suite {
             sectors_follow_tags_links_and_the_rules
             journey_dates_survive_other_entries_and_edits
             history_keeps_every_superseded_text
+        );
+        // Sessions need SQLite (a build without it has none).
+        #[cfg(feature = "sqlite")]
+        $crate::behaviour_suite!(
             discovery_is_stemmed_and_ranked_with_bounded_recency
             hostile_queries_are_text
             scroll_browse_delete_purge
@@ -117,7 +123,7 @@ fn assert_ok(r: &ToolResult) {
 
 fn assert_code(r: &ToolResult, code: &str) {
     assert!(!r.success, "expected failure {code}, got {r:?}");
-    assert_eq!(r.code, Some(code), "{r:?}");
+    assert_eq!(r.code.map(ErrorKind::code), Some(code), "{r:?}");
 }
 
 pub async fn add_replace_remove_round_trip_byte_for_byte() {
@@ -467,7 +473,7 @@ pub async fn bad_input_gets_a_code_and_changes_nothing() {
         m.end_turn();
         let r = m.tool(&args).await;
         assert!(!r.success, "{args} should fail");
-        assert_eq!(r.code, Some(code), "{args}: {r:?}");
+        assert_eq!(r.code.map(ErrorKind::code), Some(code), "{args}: {r:?}");
         let msg = r.error.unwrap();
         assert!(msg.len() > 15, "message says what was expected: {msg}");
         assert_eq!(s.snapshot(), before, "{args} changed the storage");
@@ -801,10 +807,12 @@ pub async fn random_calls_never_panic_or_break_the_limits() {
         }
         let args = random_call(&mut rng);
         let r = m.tool(&args).await;
-        *codes.entry(r.code.unwrap_or("success")).or_insert(0) += 1;
+        *codes
+            .entry(r.code.map_or("success", ErrorKind::code))
+            .or_insert(0) += 1;
         if !r.success {
             let code = r.code.expect("a failure has a code");
-            assert!(ErrorKind::from_code(code).is_some(), "{code}");
+            assert_eq!(ErrorKind::from_code(code.code()), Some(code));
         }
         let memory = m.store(mnemo::Target::Memory);
         let user = m.store(mnemo::Target::User);
@@ -935,7 +943,9 @@ pub async fn search_finds_stemmed_words_in_english_and_russian() {
         "stop words do not rank"
     );
     let hits = m.search("port", None, 10);
-    assert!(hits.iter().all(|h| h.target == "memory" && h.score > 0.0));
+    assert!(hits
+        .iter()
+        .all(|h| h.target == Target::Memory && h.score > 0.0));
     assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
     assert_eq!(hits[0].text, NOTES[hits[0].index]);
     assert!(m.search("kubernetes", None, 10).is_empty());
@@ -1151,16 +1161,16 @@ pub async fn search_action_of_the_tool() {
         .await;
     assert_ok(&r);
     let results = r.results.as_ref().unwrap();
-    assert_eq!(results[0].target, "memory");
+    assert_eq!(results[0].target, Target::Memory);
     assert_eq!(results[0].index, 2);
-    assert!(results.iter().any(|h| h.target == "user"));
+    assert!(results.iter().any(|h| h.target == Target::User));
     let j = r.to_json();
     assert!(j["results"][0]["score"].as_f64().unwrap() > 0.0);
     assert_eq!(j["results"][0]["text"], NOTES[2]);
     let r = m
         .tool(&json!({"action": "search", "query": "ssh", "target": "user"}))
         .await;
-    assert!(r.results.unwrap().iter().all(|h| h.target == "user"));
+    assert!(r.results.unwrap().iter().all(|h| h.target == Target::User));
     let r = m
         .tool(&json!({"action": "search", "query": "quantum chromodynamics"}))
         .await;
@@ -1387,9 +1397,12 @@ pub async fn sectors_follow_tags_links_and_the_rules() {
     let user_note = retrieval
         .entries
         .iter()
-        .find(|e| e.target == "user")
+        .find(|e| e.target == Target::User)
         .unwrap();
-    assert_eq!(user_note.node, "memory:user:1");
+    // Node ids keep the spec's shape with the stable entry id last.
+    let user_id = &m.sidecar().records(Target::User)[1].id;
+    assert_eq!(user_note.node, format!("memory:user:{user_id}"));
+    assert_eq!(m.node(&user_note.node).unwrap(), (Target::User, 1));
     assert_eq!(find("people").count, 1);
     // Dangling links are kept and flagged; collisions are reported.
     let rag = retrieval
@@ -1400,9 +1413,13 @@ pub async fn sectors_follow_tags_links_and_the_rules() {
     assert_eq!(rag.dangling, ["Rerankers"]);
     assert_eq!(r.summary.dangling, 1);
     assert_eq!(r.summary.collisions[0].title, "notes");
+    let ids = m.sidecar().records(Target::Memory);
     assert_eq!(
         r.summary.collisions[0].nodes,
-        ["memory:memory:7", "memory:memory:8"]
+        [
+            format!("memory:memory:{}", ids[7].id),
+            format!("memory:memory:{}", ids[8].id)
+        ]
     );
     // SSH config's alias link and its incoming link.
     let ssh = find("infra")
@@ -1414,10 +1431,7 @@ pub async fn sectors_follow_tags_links_and_the_rules() {
     assert_eq!(r.summary.memories, 13);
     assert_eq!(find("unsorted").count, 4);
     // A filter narrows the listing, never the counts.
-    let only = m.sectors(&mnemo::sectors::Options {
-        sector: Some("people".into()),
-        limit: 12,
-    });
+    let only = m.sectors(&mnemo::api::SectorsOptions::new(Some("people".into()), None).unwrap());
     assert_eq!(only.sectors.len(), 1);
     assert_eq!(only.summary, r.summary);
 }
@@ -1434,10 +1448,10 @@ pub async fn journey_dates_survive_other_entries_and_edits() {
     let j = m.journey();
     let ids: Vec<&str> = j.nodes.iter().map(|n| n.entry_id.as_str()).collect();
     assert_eq!(ids, ["e1", "e2", "e3"]);
-    assert_eq!(j.nodes[1].out, ["memory:memory:0"]);
-    assert_eq!(j.nodes[0].r#in, ["memory:memory:1"]);
+    assert_eq!(j.nodes[1].out, ["memory:memory:e1"]);
+    assert_eq!(j.nodes[0].r#in, ["memory:memory:e2"]);
     assert_eq!(j.nodes[2].first_seen, 3_000);
-    // Removing A moves C to index 1 but not its id or dates.
+    // Removing A moves C to index 1 but not its id, node id or dates.
     assert_ok(
         &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "first"}))
             .await,
@@ -1446,8 +1460,11 @@ pub async fn journey_dates_survive_other_entries_and_edits() {
     let c = j.nodes.iter().find(|n| n.title == "C").unwrap();
     assert_eq!(
         (c.id.as_str(), c.entry_id.as_str(), c.first_seen),
-        ("memory:memory:1", "e3", 3_000)
+        ("memory:memory:e3", "e3", 3_000)
     );
+    assert_eq!(m.node("memory:memory:e3").unwrap(), (Target::Memory, 1));
+    assert_eq!(m.node("memory:memory:1").unwrap(), (Target::Memory, 1));
+    assert_eq!(m.node("memory:memory:e1").unwrap_err().kind(), ErrorKind::NoMatch);
     // An edit keeps the id and first-seen date and moves last-changed.
     now.set(9_000);
     assert_ok(&m.tool(&json!({"action": "replace", "target": "memory", "old_text": "third", "content": "# C\nthird, revised"})).await);
@@ -1516,7 +1533,7 @@ pub async fn history_keeps_every_superseded_text() {
         .map(|i| {
             (
                 i.time,
-                i.target.as_str(),
+                i.target.name(),
                 i.text.as_str(),
                 i.cause,
                 i.confirmed,

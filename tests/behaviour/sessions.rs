@@ -3,9 +3,8 @@
 //! recency boost and its correction case, deletion and purge, blocked
 //! transcripts. Runs natively and in wasm (SQLite through sqlite-wasm-rs).
 
-use mnemo::db::SqliteStorage;
-use mnemo::sessions::{tool_schema, Filter, Sessions};
-use mnemo::{Config, Memory, Storage};
+use mnemo::sessions::{tool_schema, Filter, SessionMode, Sessions};
+use mnemo::{Config, ErrorKind, Memory, SqliteStorage, Storage};
 
 const DAY: i64 = 86_400_000;
 
@@ -146,10 +145,10 @@ pub async fn scroll_browse_delete_purge() {
 pub async fn the_tool_has_three_shapes_and_never_fails() {
     let s = store();
     let r = s.tool(&serde_json::json!({"query": "staging port"}));
-    assert_eq!(r.mode, Some("discovery"));
+    assert_eq!(r.mode, Some(SessionMode::Discovery));
     assert!(!r.hits.unwrap().is_empty());
     let r = s.tool(&serde_json::json!({"session_id": "s1", "around": 2, "before": 1, "after": 0}));
-    assert_eq!(r.mode, Some("scroll"));
+    assert_eq!(r.mode, Some(SessionMode::Scroll));
     assert_eq!(
         r.messages
             .unwrap()
@@ -159,7 +158,7 @@ pub async fn the_tool_has_three_shapes_and_never_fails() {
         [1, 2]
     );
     let r = s.tool(&serde_json::json!({}));
-    assert_eq!(r.mode, Some("browse"));
+    assert_eq!(r.mode, Some(SessionMode::Browse));
     assert_eq!(r.sessions.unwrap().len(), 3);
     for (bad, code) in [
         (serde_json::json!(5), "invalid-input"),
@@ -181,7 +180,7 @@ pub async fn the_tool_has_three_shapes_and_never_fails() {
     ] {
         let r = s.tool(&bad);
         assert!(!r.success);
-        assert_eq!(r.code, Some(code), "{bad}");
+        assert_eq!(r.code.map(ErrorKind::code), Some(code), "{bad}");
     }
     assert_eq!(tool_schema()["name"], "session_search");
 }
@@ -220,7 +219,7 @@ pub async fn a_memory_in_sqlite_keeps_notes_and_sessions_together() {
         .await;
     assert!(r.success, "{r:?}");
     {
-        let conn = m.storage().connection();
+        let conn = m.storage().connection().unwrap();
         let mut s = Sessions::on(&*conn).unwrap();
         s.record_turn("s", "test", "when do deploys run?", "On Fridays.", 5)
             .unwrap();
@@ -235,6 +234,7 @@ pub async fn a_memory_in_sqlite_keeps_notes_and_sessions_together() {
     let image = m
         .storage()
         .connection_mut()
+        .unwrap()
         .serialize("main")
         .unwrap()
         .to_vec();
@@ -249,7 +249,7 @@ pub async fn a_memory_in_sqlite_keeps_notes_and_sessions_together() {
         reopened.export_markdown()["MEMORY.md"],
         "Deploys run on Fridays"
     );
-    let conn = reopened.storage().connection();
+    let conn = reopened.storage().connection().unwrap();
     let s = Sessions::on(&*conn).unwrap();
     let hits = s.search("deploy", &Filter::default(), 5).unwrap();
     assert_eq!(hits.len(), 1, "{hits:?}");

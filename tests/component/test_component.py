@@ -145,8 +145,13 @@ class ComponentTest(unittest.TestCase):
         ok(host.call("[method]memory.import-markdown", memory,
                      "# SSH config\nPort 2222\n§\nFail2ban bans after 5 failures, see [[SSH config]]\n§\nCoffee on floor 3",
                      None))
-        hits = host.call("[method]memory.search", memory, "fail2ban", None, 5)
+        hits = ok(host.call("[method]memory.search", memory, "fail2ban", None, 5))
         self.assertEqual(hits[0].index, 1)
+        self.assertEqual(len(ok(host.call("[method]memory.search", memory, "port", None, None))), 1)
+        # The core's rule, not the binding's: 1 to 1000.
+        too_many = err(lambda: host.call("[method]memory.search", memory, "port", None, 5000))
+        self.assertEqual(too_many.code, "invalid-input")
+        self.assertEqual(too_many.message, "limit must be an integer from 1 to 1000")
         block = host.call("[method]memory.context", memory, "how many failures until a ban?")
         self.assertTrue(block.startswith("<memory-context>\nFail2ban"), block)
         self.assertIn("# SSH config", block)
@@ -155,8 +160,26 @@ class ComponentTest(unittest.TestCase):
         self.assertEqual(verdict.findings[0].category, "exfiltration")
         schema = json.loads(host.call("tool-schema"))
         self.assertEqual(schema["name"], "memory")
-        report = json.loads(host.call("[method]memory.sectors-json", memory, None, 10))
-        self.assertEqual(report["summary"]["links"], 1)
+        report = ok(host.call("[method]memory.sectors", memory, None, 10))
+        self.assertEqual(report.summary.links, 1)
+        self.assertEqual(report.sectors[0].entries[0].target, "memory")
+
+    def test_journey_history_and_remember(self):
+        host = Host({})
+        memory = ok(host.open())
+        result = host.call("[method]memory.remember", memory, "Name: Ada", None)
+        self.assertTrue(result.success)
+        self.assertEqual(result.target, "user")
+        host.call("[method]memory.tool", memory, op("add", "memory", "Port 8080 [[Name: Ada]]"))
+        host.call("[method]memory.tool", memory, op("replace", "memory", "Port 9090", "8080"))
+        journey = ok(host.call("[method]memory.journey", memory))
+        self.assertEqual([n.target for n in journey.nodes], ["user", "memory"])
+        self.assertEqual(journey.nodes[0].id, "memory:user:" + getattr(journey.nodes[0], "entry-id"))
+        history = ok(host.call("[method]memory.history", memory))
+        self.assertEqual([(h.text, h.cause) for h in history], [("Port 8080 [[Name: Ada]]", "replace")])
+        # remember takes no search options: its signature has none, and a
+        # bad fact answers like the tool.
+        self.assertEqual(host.call("[method]memory.remember", memory, "  ", "memory").code, "empty")
 
 
 if __name__ == "__main__":

@@ -9,8 +9,10 @@ import { join, dirname, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const web = join(root, "pkg", "web");
-if (!existsSync(join(web, "mnemo_bg.wasm"))) throw new Error("pkg/web is missing: run scripts/build-js.sh first");
+// The Cloudflare example records no sessions, so it runs the lean build
+// (no SQLite: a third of the size), as its README tells deployers to.
+const web = join(root, "pkg", "lean", "web");
+if (!existsSync(join(web, "mnemo_bg.wasm"))) throw new Error("pkg/lean/web is missing: run scripts/build-js.sh first");
 const workerd = join(root, "node_modules", ".bin", "workerd");
 
 /** The worker's files and a workerd config in a fresh directory. */

@@ -6,7 +6,8 @@
 //! - `POST /w/<workspace>/tool`: the memory tool's arguments → the tool result
 //! - `GET  /w/<workspace>/prompt` → `{prompt}`
 //! - `POST /w/<workspace>/context`: `{message}` → `{context}`
-//! - `POST /w/<workspace>/search`: `{query, limit?}` → hits
+//! - `POST /w/<workspace>/search`: `{query, target?, limit?}` → hits (the
+//!   options follow `mnemo::api::SearchOptions`: limit 1 to 1000, default 10)
 //! - `GET  /w/<workspace>/status` → status
 //!
 //! Every request opens the memory from the KV store (Compute instances do
@@ -16,7 +17,13 @@
 use fastly::http::{Method, StatusCode};
 use fastly::kv_store::{InsertMode, KVStore, KVStoreError};
 use fastly::{Error, Request, Response};
-use mnemo::storage::{run_ready as run, Storage};
+use mnemo::api::SearchOptions;
+use mnemo::storage::{run_ready, Storage};
+
+/// Runs a core call over the (synchronous) KV store.
+fn run<T>(future: impl std::future::Future<Output = mnemo::Result<T>>) -> mnemo::Result<T> {
+    run_ready(future).and_then(|r| r)
+}
 use mnemo::{Config, ErrorKind, Memory};
 use serde_json::{json, Value};
 
@@ -189,16 +196,22 @@ fn main(mut req: Request) -> Result<Response, Error> {
             .to_string()
     };
     let value = match (req.get_method().as_str(), op.as_str()) {
-        ("POST", "tool") => json!(run(memory.tool(&body))),
+        ("POST", "tool") => match run_ready(memory.tool(&body)) {
+            Ok(result) => json!(result),
+            Err(e) => return Ok(failure(StatusCode::INTERNAL_SERVER_ERROR, &e)),
+        },
         ("GET", "prompt") => json!({"prompt": memory.system_prompt()}),
         ("POST", "context") => json!({"context": memory.context(&text("message"))}),
         ("POST", "search") => {
-            let limit = body
-                .get("limit")
-                .and_then(Value::as_u64)
-                .unwrap_or(10)
-                .clamp(1, 100);
-            json!(memory.search(&text("query"), None, limit as usize))
+            // `{query, target?, limit?}`: the options follow the core's rules.
+            let mut options = body.clone();
+            if let Some(map) = options.as_object_mut() {
+                map.remove("query");
+            }
+            match SearchOptions::from_json(&options) {
+                Ok(options) => json!(memory.search_with(&text("query"), &options)),
+                Err(e) => return Ok(failure(StatusCode::BAD_REQUEST, &e)),
+            }
         }
         ("GET", "status") => json!(memory.status()),
         (method, op) => {

@@ -12,6 +12,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::error::{Error, ErrorKind};
+use crate::storage::adapter::message_of;
 
 /// A JS value as JSON. `undefined` becomes `null`; values JSON cannot hold
 /// (BigInt, cycles) and lone surrogates are `invalid-input` /
@@ -67,23 +68,4 @@ pub fn to_js_error(error: &Error) -> JsValue {
     e.set_name("MnemoError");
     let _ = Reflect::set(&e, &"code".into(), &error.code().into());
     e.into()
-}
-
-/// The error kind of a thrown JS value: its `code` when that is one of
-/// mnemo's (an adapter or the browser glue may throw `locked`), else
-/// `storage`.
-pub fn kind_of(thrown: &JsValue) -> ErrorKind {
-    Reflect::get(thrown, &"code".into())
-        .ok()
-        .and_then(|c| c.as_string())
-        .and_then(|c| ErrorKind::from_code(&c))
-        .unwrap_or(ErrorKind::Storage)
-}
-
-/// The message of a thrown JS value, for wrapping it.
-pub fn message_of(thrown: &JsValue) -> String {
-    if let Some(e) = thrown.dyn_ref::<JsError>() {
-        return String::from(e.message());
-    }
-    thrown.as_string().unwrap_or_else(|| format!("{thrown:?}"))
 }

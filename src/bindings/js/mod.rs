@@ -5,9 +5,7 @@
 //! returns a Promise and takes `&self`: calls queue on an async mutex
 //! instead of failing, and a call after `close()` rejects with `closed`.
 
-mod browser;
 mod interop;
-mod storage;
 
 use std::rc::Rc;
 
@@ -17,23 +15,18 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
+#[cfg(feature = "sqlite")]
+use crate::api::{ListOptions, ScrollOptions, SessionSearchOptions, Turn};
+use crate::api::{RememberOptions, SearchOptions, SectorsOptions};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
 use crate::memory::{Files, Memory};
+use crate::storage::js::JsStorage;
 use crate::storage::Storage;
-use crate::store::Target;
-use browser::BrowserDb;
 use interop::{from_serde, to_js_error, to_json, to_string};
-use storage::JsStorage;
 
 #[wasm_bindgen(typescript_custom_section)]
 const _: &str = include_str!("types.d.ts");
-
-#[wasm_bindgen(module = "/js/fs-storage.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = nodeFsStorage, catch)]
-    fn node_fs_storage(dir: &str) -> Result<JsValue, JsValue>;
-}
 
 type Shared = Rc<Mutex<Option<Memory<JsStorage>>>>;
 
@@ -53,7 +46,7 @@ const DEFAULT_NAME: &str = "default";
 async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
     if opts.is_undefined() || opts.is_null() {
         return Ok((
-            JsStorage::Db(BrowserDb::open(DEFAULT_NAME, "memory").await?),
+            JsStorage::named("memory", DEFAULT_NAME).await?,
             Config::default(),
         ));
     }
@@ -99,27 +92,10 @@ async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
         v => to_string(&v, "name")?,
     };
     let storage = if storage.is_undefined() || storage.is_null() {
-        JsStorage::Db(BrowserDb::open(&name, "memory").await?)
+        JsStorage::named("memory", &name).await?
     } else if let Some(kind) = storage.as_string() {
         match kind.as_str() {
-            "memory" | "opfs" | "indexeddb" => JsStorage::Db(BrowserDb::open(&name, &kind).await?),
-            "auto" => {
-                let chosen = browser::auto_backend();
-                match BrowserDb::open(&name, chosen).await {
-                    Ok(db) if chosen != "memory" => JsStorage::Db(db),
-                    outcome => {
-                        let why = match &outcome {
-                            Err(e) => format!("{chosen} failed: {}", e.message()),
-                            Ok(_) => "neither OPFS nor IndexedDB is available here".to_string(),
-                        };
-                        web_warn(&format!(
-                            "mnemo: storage \"auto\" fell back to \"memory\" ({why}); \
-                             notes will not survive a reload"
-                        ));
-                        JsStorage::Db(BrowserDb::open(&name, "memory").await?)
-                    }
-                }
-            }
+            "memory" | "opfs" | "indexeddb" | "auto" => JsStorage::named(&kind, &name).await?,
             "fs" => {
                 let dir = to_string(&dir, "dir").map_err(|_| {
                     Error::new(
@@ -127,9 +103,7 @@ async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
                         "storage \"fs\" needs dir: the memories directory (the CLI's --dir)",
                     )
                 })?;
-                let adapter = node_fs_storage(&dir)
-                    .map_err(|e| Error::new(ErrorKind::InvalidConfig, interop::message_of(&e)))?;
-                JsStorage::host(adapter, "fs")?
+                JsStorage::fs(&dir)?
             }
             other => {
                 return Err(Error::new(
@@ -163,12 +137,6 @@ async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
         ));
     }
     Ok((storage, config))
-}
-
-#[wasm_bindgen]
-extern "C" {
-    #[wasm_bindgen(js_namespace = console, js_name = warn)]
-    fn web_warn(message: &str);
 }
 
 /// Runs `f` on the open memory, queued behind earlier calls; rejects with
@@ -219,7 +187,7 @@ impl JsMemory {
     #[wasm_bindgen(unchecked_return_type = "Promise<string[]>")]
     pub fn list() -> Promise {
         future_to_promise(async move {
-            let names = BrowserDb::list_all().await.map_err(throw)?;
+            let names = JsStorage::list_all().await.map_err(throw)?;
             Ok(names
                 .into_iter()
                 .map(JsValue::from)
@@ -246,8 +214,7 @@ impl JsMemory {
                 .ok()
                 .and_then(|s| s.as_string())
                 .unwrap_or_default();
-            let recovered = BrowserDb::recover(&name, &storage).await.map_err(throw)?;
-            from_serde(&recovered)
+            from_serde(&JsStorage::recover(&name, &storage).await.map_err(throw)?)
         })
     }
 
@@ -258,7 +225,7 @@ impl JsMemory {
     pub fn delete(#[wasm_bindgen(unchecked_param_type = "string")] name: JsValue) -> Promise {
         future_to_promise(async move {
             let name = to_string(&name, "name").map_err(throw)?;
-            let removed = BrowserDb::remove_all(&name).await.map_err(throw)?;
+            let removed = JsStorage::remove_all(&name).await.map_err(throw)?;
             from_serde(&serde_json::json!({"name": name, "removed": removed}))
         })
     }
@@ -343,10 +310,11 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
     ) -> Promise {
-        let decoded = to_string(&query, "query").and_then(|q| Ok((q, search_options(&options)?)));
+        let decoded = to_string(&query, "query")
+            .and_then(|q| Ok((q, SearchOptions::from_json(&to_json(&options)?)?)));
         with_open(&self.inner, async move |memory| {
-            let (query, (target, limit)) = decoded.map_err(throw)?;
-            from_serde(&memory.search(&query, target, limit))
+            let (query, options) = decoded.map_err(throw)?;
+            from_serde(&memory.search_with(&query, &options))
         })
     }
 
@@ -372,7 +340,7 @@ impl JsMemory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "SectorsOptions | undefined")] options: JsValue,
     ) -> Promise {
-        let decoded = sectors_options(&options);
+        let decoded = to_json(&options).and_then(|v| SectorsOptions::from_json(&v));
         with_open(&self.inner, async move |memory| {
             let options = decoded.map_err(throw)?;
             from_serde(&memory.sectors(&options))
@@ -407,19 +375,18 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "string")] fact: JsValue,
         #[wasm_bindgen(unchecked_param_type = "{target?: Target} | undefined")] options: JsValue,
     ) -> Promise {
-        let decoded = to_string(&fact, "fact").and_then(|f| {
-            let (target, _) = search_options(&options)?;
-            Ok((f, target.unwrap_or(Target::User)))
-        });
+        let decoded = to_string(&fact, "fact")
+            .and_then(|f| Ok((f, RememberOptions::from_json(&to_json(&options)?)?)));
         with_open(&self.inner, async move |memory| {
             let result = match decoded {
-                Ok((fact, target)) => memory.remember(target, &fact).await,
+                Ok((fact, options)) => memory.remember_with(&fact, options).await,
                 Err(e) => memory.reject(e),
             };
             from_serde(&result)
         })
     }
 
+    #[cfg(feature = "sqlite")]
     /// Records a completed turn: `{session, user, assistant, time?,
     /// source?}` → `{session, user, assistant}` (the two messages'
     /// sequence numbers). Also ends the turn for the retry cap.
@@ -428,29 +395,14 @@ impl JsMemory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "TurnRecord")] turn: JsValue,
     ) -> Promise {
-        let decoded = decode_turn(&turn);
+        let decoded = to_json(&turn).and_then(|v| Turn::from_json(&v));
         with_open(&self.inner, async move |memory| {
             let turn = decoded.map_err(throw)?;
-            let db = memory.storage().db();
-            let (user, assistant) = db
-                .sessions(true, |s| {
-                    s.record_turn(
-                        &turn.session,
-                        &turn.source,
-                        &turn.user,
-                        &turn.assistant,
-                        turn.time,
-                    )
-                })
-                .await
-                .map_err(throw)?;
-            memory.end_turn();
-            from_serde(&serde_json::json!({
-                "session": turn.session, "user": user, "assistant": assistant
-            }))
+            from_serde(&memory.record_turn(&turn).await.map_err(throw)?)
         })
     }
 
+    #[cfg(feature = "sqlite")]
     /// Finds past messages: `[{session, seq, role, time, snippet, score}]`,
     /// best first. Options: `{session?, role?, source?, since?, until?,
     /// limit?}`.
@@ -460,17 +412,15 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
         #[wasm_bindgen(unchecked_param_type = "SessionSearchOptions | undefined")] options: JsValue,
     ) -> Promise {
-        let args = to_string(&query, "query").and_then(|q| {
-            let mut args = session_args(
-                &options,
-                &["session", "role", "source", "since", "until", "limit"],
-            )?;
-            args.insert("query".into(), Value::String(q));
-            Ok(args)
-        });
-        self.session_call(args, |answer| answer.hits)
+        let decoded = to_string(&query, "query")
+            .and_then(|q| Ok((q, SessionSearchOptions::from_json(&to_json(&options)?)?)));
+        with_open(&self.inner, async move |memory| {
+            let (query, options) = decoded.map_err(throw)?;
+            from_serde(&memory.session_search(&query, &options).await.map_err(throw)?)
+        })
     }
 
+    #[cfg(feature = "sqlite")]
     /// Reads a session's messages, whole: `{around?, before?, after?}`
     /// (default: the first 20) → `[{session, seq, role, text, time}]`.
     #[wasm_bindgen(js_name = sessionMessages, unchecked_return_type = "Promise<SessionMessage[]>")]
@@ -482,14 +432,16 @@ impl JsMemory {
         )]
         options: JsValue,
     ) -> Promise {
-        let args = to_string(&session, "session").and_then(|id| {
-            let mut args = session_args(&options, &["around", "before", "after"])?;
-            args.insert("session_id".into(), Value::String(id));
-            Ok(args)
-        });
-        self.session_call(args, |answer| answer.messages)
+        let decoded = to_string(&session, "session")
+            .and_then(|id| Ok((id, ScrollOptions::from_json(&to_json(&options)?)?)));
+        with_open(&self.inner, async move |memory| {
+            let (session, options) = decoded.map_err(throw)?;
+            let messages = memory.session_messages(&session, &options).await;
+            from_serde(&messages.map_err(throw)?)
+        })
     }
 
+    #[cfg(feature = "sqlite")]
     /// Recent sessions, newest first: `{offset?, limit?}` →
     /// `[{id, title, source, started, ended, messages}]`.
     #[wasm_bindgen(unchecked_return_type = "Promise<SessionInfo[]>")]
@@ -498,29 +450,29 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "{offset?: number, limit?: number} | undefined")]
         options: JsValue,
     ) -> Promise {
-        self.session_call(session_args(&options, &["offset", "limit"]), |answer| {
-            answer.sessions
+        let decoded = to_json(&options).and_then(|v| ListOptions::from_json(&v));
+        with_open(&self.inner, async move |memory| {
+            let options = decoded.map_err(throw)?;
+            from_serde(&memory.sessions(&options).await.map_err(throw)?)
         })
     }
 
+    #[cfg(feature = "sqlite")]
     /// Runs a `session_search` tool call exactly as a model sent it; never
     /// rejects because of what the model sent.
     #[wasm_bindgen(js_name = sessionTool, unchecked_return_type = "Promise<SessionToolResult>")]
     pub fn session_tool(&self, args: JsValue) -> Promise {
         let decoded = to_json(&args);
         with_open(&self.inner, async move |memory| {
-            let db = memory.storage().db();
             let answer = match decoded {
-                Ok(args) => db
-                    .sessions(false, |s| Ok(s.tool(&args)))
-                    .await
-                    .map_err(throw)?,
+                Ok(args) => memory.session_tool(&args).await,
                 Err(e) => crate::sessions::ToolAnswer::failed(e),
             };
             from_serde(&answer)
         })
     }
 
+    #[cfg(feature = "sqlite")]
     /// The `session_search` tool's definition `{name, description,
     /// parameters}`.
     #[wasm_bindgen(js_name = sessionToolSchema, unchecked_return_type = "{name: \"session_search\", description: string, parameters: Record<string, unknown>}")]
@@ -528,6 +480,7 @@ impl JsMemory {
         from_serde(&crate::sessions::tool_schema())
     }
 
+    #[cfg(feature = "sqlite")]
     /// Deletes a session and its messages; whether it existed.
     #[wasm_bindgen(js_name = deleteSession, unchecked_return_type = "Promise<boolean>")]
     pub fn delete_session(
@@ -537,21 +490,16 @@ impl JsMemory {
         let id = to_string(&id, "id");
         with_open(&self.inner, async move |memory| {
             let id = id.map_err(throw)?;
-            let db = memory.storage().db();
-            let existed = db
-                .sessions(true, |s| s.delete_session(&id))
-                .await
-                .map_err(throw)?;
-            Ok(existed.into())
+            Ok(memory.delete_session(&id).await.map_err(throw)?.into())
         })
     }
 
+    #[cfg(feature = "sqlite")]
     /// Deletes every session and message; how many sessions there were.
     #[wasm_bindgen(js_name = purgeSessions, unchecked_return_type = "Promise<number>")]
     pub fn purge_sessions(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
-            let db = memory.storage().db();
-            let n = db.sessions(true, |s| s.purge()).await.map_err(throw)?;
+            let n = memory.purge_sessions().await.map_err(throw)?;
             Ok((n as f64).into())
         })
     }
@@ -562,28 +510,114 @@ impl JsMemory {
         let inner = self.inner.clone();
         future_to_promise(async move {
             if let Some(memory) = inner.lock().await.take() {
-                memory.storage().db().close();
+                memory.storage().close();
             }
             Ok(JsValue::UNDEFINED)
         })
     }
 }
 
+/// The session methods of the lean build (no SQLite): each rejects with
+/// `unsupported` (after `closed`), so code written for the full build
+/// learns why instead of meeting a `TypeError`. Same names and types as the
+/// full build's.
+#[cfg(not(feature = "sqlite"))]
+#[wasm_bindgen(js_class = Memory)]
 impl JsMemory {
-    /// Runs a session call given as tool arguments; the part of the answer
-    /// `pick` takes is the result.
-    fn session_call<T: serde::Serialize + 'static>(
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(js_name = recordTurn, unchecked_return_type = "Promise<RecordedTurn>")]
+    pub fn record_turn(
         &self,
-        args: Result<serde_json::Map<String, Value>, Error>,
-        pick: fn(crate::sessions::ToolAnswer) -> Option<T>,
+        #[wasm_bindgen(unchecked_param_type = "TurnRecord")] turn: JsValue,
     ) -> Promise {
-        with_open(&self.inner, async move |memory| {
-            let args = Value::Object(args.map_err(throw)?);
-            let db = memory.storage().db();
-            let answer = db.sessions(false, |s| s.call(&args)).await.map_err(throw)?;
-            from_serde(&pick(answer))
-        })
+        let _ = turn;
+        self.no_sessions("recordTurn")
     }
+
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(js_name = sessionSearch, unchecked_return_type = "Promise<SessionHit[]>")]
+    pub fn session_search(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SessionSearchOptions | undefined")] options: JsValue,
+    ) -> Promise {
+        let _ = (query, options);
+        self.no_sessions("sessionSearch")
+    }
+
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(js_name = sessionMessages, unchecked_return_type = "Promise<SessionMessage[]>")]
+    pub fn session_messages(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
+        #[wasm_bindgen(
+            unchecked_param_type = "{around?: number, before?: number, after?: number} | undefined"
+        )]
+        options: JsValue,
+    ) -> Promise {
+        let _ = (session, options);
+        self.no_sessions("sessionMessages")
+    }
+
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<SessionInfo[]>")]
+    pub fn sessions(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "{offset?: number, limit?: number} | undefined")]
+        options: JsValue,
+    ) -> Promise {
+        let _ = options;
+        self.no_sessions("sessions")
+    }
+
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(js_name = sessionTool, unchecked_return_type = "Promise<SessionToolResult>")]
+    pub fn session_tool(&self, args: JsValue) -> Promise {
+        let _ = args;
+        self.no_sessions("sessionTool")
+    }
+
+    /// Not in the lean build: throws `unsupported`.
+    #[wasm_bindgen(js_name = sessionToolSchema, unchecked_return_type = "{name: \"session_search\", description: string, parameters: Record<string, unknown>}")]
+    pub fn session_tool_schema() -> Result<JsValue, JsValue> {
+        Err(throw(no_sessions("Memory.sessionToolSchema")))
+    }
+
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(js_name = deleteSession, unchecked_return_type = "Promise<boolean>")]
+    pub fn delete_session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+    ) -> Promise {
+        let _ = id;
+        self.no_sessions("deleteSession")
+    }
+
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(js_name = purgeSessions, unchecked_return_type = "Promise<number>")]
+    pub fn purge_sessions(&self) -> Promise {
+        self.no_sessions("purgeSessions")
+    }
+}
+
+#[cfg(not(feature = "sqlite"))]
+impl JsMemory {
+    /// Rejects session call `method` with `unsupported` (or `closed`).
+    fn no_sessions(&self, method: &'static str) -> Promise {
+        with_open(&self.inner, async move |_| Err(throw(no_sessions(method))))
+    }
+}
+
+/// Session call `method` is not in the lean build.
+#[cfg(not(feature = "sqlite"))]
+fn no_sessions(method: &str) -> Error {
+    Error::new(
+        ErrorKind::Unsupported,
+        format!(
+            "{method}: this lean build of mnemo has no SQLite, so it keeps no sessions \
+             (status().sessions says so); import \"mnemo\" (the full build) for session search"
+        ),
+    )
 }
 
 /// Listens for other tabs' and workers' changes to this memory: a change
@@ -605,173 +639,17 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
         });
     });
     let guard = inner.lock().await;
-    let db = guard.as_ref()?.storage().db();
-    if !db.shared() {
+    let storage = guard.as_ref()?.storage();
+    if !storage.shared() {
         return None;
     }
-    db.subscribe(
+    storage.subscribe(
         listener
             .as_ref()
             .unchecked_ref::<js_sys::Function>()
             .clone(),
     );
     Some(listener)
-}
-
-struct Turn {
-    session: String,
-    user: String,
-    assistant: String,
-    source: String,
-    time: i64,
-}
-
-fn decode_turn(turn: &JsValue) -> Result<Turn, Error> {
-    let Value::Object(map) = to_json(turn)? else {
-        return Err(Error::input(
-            "recordTurn expects {session, user, assistant, time?, source?}",
-        ));
-    };
-    let mut out = Turn {
-        session: String::new(),
-        user: String::new(),
-        assistant: String::new(),
-        source: "js".into(),
-        time: js_sys::Date::now() as i64,
-    };
-    for (key, v) in map {
-        match (key.as_str(), v) {
-            (_, Value::Null) => {}
-            ("session", Value::String(s)) => out.session = s,
-            ("user", Value::String(s)) => out.user = s,
-            ("assistant", Value::String(s)) => out.assistant = s,
-            ("source", Value::String(s)) => out.source = s,
-            ("time", Value::Number(n)) if n.as_i64().is_some_and(|t| t >= 0) => {
-                out.time = n.as_i64().unwrap_or(0)
-            }
-            ("session" | "user" | "assistant" | "source", _) => {
-                return Err(Error::input(format!("recordTurn: {key} must be a string")))
-            }
-            ("time", _) => {
-                return Err(Error::input(
-                    "recordTurn: time must be ms since the Unix epoch (a non-negative integer)",
-                ))
-            }
-            (other, _) => {
-                return Err(Error::input(format!(
-                    "recordTurn: unknown field {other:?}; expected session, user, assistant, time, source"
-                )))
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// Options of a session call as `session_search` tool arguments (the JS
-/// `session` option is the tool's `session_id`).
-fn session_args(
-    options: &JsValue,
-    allowed: &[&str],
-) -> Result<serde_json::Map<String, Value>, Error> {
-    let map = match to_json(options)? {
-        Value::Null => return Ok(Default::default()),
-        Value::Object(map) => map,
-        _ => return Err(Error::input("options must be an object")),
-    };
-    let mut out = serde_json::Map::new();
-    for (key, v) in map {
-        if !allowed.contains(&key.as_str()) {
-            return Err(Error::input(format!(
-                "unknown option {key:?}; expected {}",
-                allowed.join(", ")
-            )));
-        }
-        let key = if key == "session" {
-            "session_id".into()
-        } else {
-            key
-        };
-        out.insert(key, v);
-    }
-    Ok(out)
-}
-
-/// Default number of results of `search`.
-const SEARCH_LIMIT: usize = 10;
-
-fn search_options(options: &JsValue) -> Result<(Option<Target>, usize), Error> {
-    let value = to_json(options)?;
-    let map = match value {
-        Value::Null => return Ok((None, SEARCH_LIMIT)),
-        Value::Object(map) => map,
-        _ => {
-            return Err(Error::input(
-                "search options must be an object like {target, limit}",
-            ))
-        }
-    };
-    let mut target = None;
-    let mut limit = SEARCH_LIMIT;
-    for (key, v) in map {
-        match (key.as_str(), v) {
-            (_, Value::Null) => {}
-            ("target", Value::String(name)) => {
-                target = Some(Target::from_name(&name).ok_or_else(|| {
-                    Error::new(
-                        ErrorKind::UnknownTarget,
-                        format!("unknown target {name:?}; expected \"memory\" or \"user\""),
-                    )
-                })?)
-            }
-            ("limit", Value::Number(n)) if n.as_u64().is_some_and(|n| (1..=1000).contains(&n)) => {
-                limit = n.as_u64().unwrap_or(10) as usize
-            }
-            ("target" | "limit", _) => {
-                return Err(Error::input(format!(
-                    "search option {key} must be {}",
-                    if key == "target" {
-                        "\"memory\" or \"user\""
-                    } else {
-                        "an integer from 1 to 1000"
-                    }
-                )))
-            }
-            (other, _) => {
-                return Err(Error::input(format!(
-                    "unknown search option {other:?}; expected target and/or limit"
-                )))
-            }
-        }
-    }
-    Ok((target, limit))
-}
-
-fn sectors_options(options: &JsValue) -> Result<crate::sectors::Options, Error> {
-    let mut out = crate::sectors::Options::default();
-    let map = match to_json(options)? {
-        Value::Null => return Ok(out),
-        Value::Object(map) => map,
-        _ => {
-            return Err(Error::input(
-                "sectors options must be an object like {sector, limit}",
-            ))
-        }
-    };
-    for (key, v) in map {
-        match (key.as_str(), v) {
-            (_, Value::Null) => {}
-            ("sector", Value::String(name)) => out.sector = Some(name),
-            ("limit", Value::Number(n)) if n.as_u64().is_some_and(|n| n <= 100_000) => {
-                out.limit = n.as_u64().unwrap_or(12) as usize
-            }
-            (other, _) => {
-                return Err(Error::input(format!(
-                    "bad sectors option {other:?}; expected sector (a string) and/or limit (an integer)"
-                )))
-            }
-        }
-    }
-    Ok(out)
 }
 
 /// A BM25 index over any list of notes, with mnemo's analysis and ranking:
@@ -817,7 +695,7 @@ impl NoteIndex {
         }
         let hits: Vec<Ranked> = self
             .index
-            .search(&self.analyzer, query, limit.unwrap_or(SEARCH_LIMIT))
+            .search(&self.analyzer, query, limit.unwrap_or(SearchOptions::DEFAULT_LIMIT))
             .into_iter()
             .map(|h| Ranked {
                 index: h.doc,

@@ -17,7 +17,8 @@ export type ErrorCode =
   | "closed"
   | "locked"
   | "storage"
-  | "internal";
+  | "internal"
+  | "unsupported";
 
 /** One search result. */
 export interface SearchHit {

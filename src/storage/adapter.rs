@@ -1,63 +1,82 @@
-//! Storage backends reachable from JS: a SQLite database in memory, on
-//! OPFS or in IndexedDB ([`BrowserDb`]), and any adapter
-//! object with async `read(name)`, `write(name, data)`, `list()` and
-//! `delete(name)` (plus optional `lock()` / `unlock()`), which is how the
-//! Node `"fs"` storage, edge key-value stores and Durable Objects plug in.
+//! A storage adapter object from JS: anything with async `read(name)`,
+//! `write(name, data)`, `list()` and `delete(name)` (plus optional `lock()`
+//! / `unlock()`), which is how the Node `"fs"` storage (js/fs-storage.js),
+//! edge key-value stores and Durable Objects plug in; and, for every storage
+//! module that calls into JS, reading what JS throws as mnemo errors and
+//! writing console warnings.
+//!
+//! No SQLite here: the lean npm build uses it as it is.
 
-use js_sys::{Function, JsString, Promise, Reflect, Uint8Array};
+use std::cell::Cell;
+use std::rc::Rc;
+
+use js_sys::{Error as JsError, Function, JsString, Promise, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::browser::BrowserDb;
-use super::interop::{kind_of, message_of};
-use crate::error::{Error, Result};
-use crate::storage::{Change, Storage};
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::Storage;
 
-/// The storage of a JS-side memory.
-pub enum JsStorage {
-    /// A SQLite database: in memory (lost on reload), on OPFS or in
-    /// IndexedDB. Holds the sessions too.
-    Db(BrowserDb),
-    /// A JS adapter object for the stores; the sessions are a database
-    /// image kept through the same adapter.
-    Host {
-        /// The adapter.
-        adapter: Adapter,
-        /// The sessions.
-        sessions: BrowserDb,
-    },
+#[wasm_bindgen(module = "/js/fs-storage.js")]
+extern "C" {
+    #[wasm_bindgen(js_name = nodeFsStorage, catch)]
+    fn node_fs_storage(dir: &str) -> std::result::Result<JsValue, JsValue>;
+}
+
+/// The error kind of a thrown JS value: its `code` when that is one of
+/// mnemo's (an adapter or the browser glue may throw `locked`), else
+/// `storage`.
+pub fn kind_of(thrown: &JsValue) -> ErrorKind {
+    Reflect::get(thrown, &"code".into())
+        .ok()
+        .and_then(|c| c.as_string())
+        .and_then(|c| ErrorKind::from_code(&c))
+        .unwrap_or(ErrorKind::Storage)
+}
+
+/// The message of a thrown JS value, for wrapping it.
+pub fn message_of(thrown: &JsValue) -> String {
+    if let Some(e) = thrown.dyn_ref::<JsError>() {
+        return String::from(e.message());
+    }
+    thrown.as_string().unwrap_or_else(|| format!("{thrown:?}"))
+}
+
+/// A thrown JS value (a `{code, message}` from the glue or anything else)
+/// as a mnemo error.
+#[cfg(feature = "sqlite")]
+pub fn js_error(thrown: JsValue) -> Error {
+    Error::new(kind_of(&thrown), message_of(&thrown))
+}
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = warn)]
+    fn console_warn(message: &str);
+}
+
+/// Writes `message` to the console as a warning.
+pub fn warn(message: &str) {
+    console_warn(message);
 }
 
 fn now() -> u64 {
     js_sys::Date::now() as u64
 }
 
-impl JsStorage {
-    /// The database holding the sessions.
-    pub fn db(&self) -> &BrowserDb {
-        match self {
-            JsStorage::Db(db) => db,
-            JsStorage::Host { sessions, .. } => sessions,
-        }
-    }
-
-    /// Storage through `adapter`, reported by `status()` as `kind`.
-    pub fn host(adapter: JsValue, kind: &'static str) -> Result<JsStorage> {
-        let adapter = Adapter::new(adapter, kind)?;
-        Ok(JsStorage::Host {
-            sessions: BrowserDb::on_adapter(adapter.clone()),
-            adapter,
-        })
-    }
-}
-
 /// A JS adapter object with async `read`, `write`, `list`, `delete` and
 /// optional `lock` / `unlock`.
+///
+/// Clones share the object and its lock: a lock taken through one clone
+/// (the stores) covers the others (the sessions' image), so nested locks
+/// never reach an adapter whose `lock()` is not reentrant.
 #[derive(Clone)]
 pub struct Adapter {
     adapter: JsValue,
     /// `fs` or `host`.
     kind: &'static str,
+    /// Nesting of `lock()` calls over all clones.
+    depth: Rc<Cell<u32>>,
 }
 
 impl Adapter {
@@ -67,7 +86,7 @@ impl Adapter {
             let f = Reflect::get(&adapter, &method.into()).unwrap_or(JsValue::UNDEFINED);
             if !f.is_function() {
                 return Err(Error::new(
-                    crate::ErrorKind::InvalidConfig,
+                    ErrorKind::InvalidConfig,
                     format!(
                         "the storage adapter has no {method}() method; expected an object with \
                          async read(name), write(name, data), list() and delete(name)"
@@ -75,7 +94,19 @@ impl Adapter {
                 ));
             }
         }
-        Ok(Adapter { adapter, kind })
+        Ok(Adapter {
+            adapter,
+            kind,
+            depth: Rc::default(),
+        })
+    }
+
+    /// Node's `"fs"` storage: the memories directory `dir` in the CLI's
+    /// format, through js/fs-storage.js.
+    pub fn node_fs(dir: &str) -> Result<Adapter> {
+        let adapter = node_fs_storage(dir)
+            .map_err(|e| Error::new(ErrorKind::InvalidConfig, message_of(&e)))?;
+        Adapter::new(adapter, "fs")
     }
 
     async fn call(&self, method: &str, args: &[JsValue]) -> Result<Option<JsValue>> {
@@ -190,63 +221,25 @@ impl Storage for Adapter {
     }
 
     async fn lock(&self) -> Result<()> {
-        self.call("lock", &[]).await.map(|_| ())
-    }
-
-    async fn unlock(&self) -> Result<()> {
-        self.call("unlock", &[]).await.map(|_| ())
-    }
-
-    fn now_ms(&self) -> u64 {
-        now()
-    }
-}
-
-/// Calls `$method` on whichever storage this is.
-macro_rules! delegate {
-    ($self:ident, $s:ident => $call:expr) => {
-        match $self {
-            JsStorage::Db($s) => $call,
-            JsStorage::Host { adapter: $s, .. } => $call,
+        if self.depth.get() == 0 {
+            self.call("lock", &[]).await?;
         }
-    };
-}
-
-impl Storage for JsStorage {
-    fn kind(&self) -> &str {
-        delegate!(self, s => s.kind())
-    }
-
-    async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
-        delegate!(self, s => s.read(name).await)
-    }
-
-    async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
-        delegate!(self, s => s.write(name, data).await)
-    }
-
-    async fn delete(&self, name: &str) -> Result<()> {
-        delegate!(self, s => s.delete(name).await)
-    }
-
-    async fn list(&self) -> Result<Vec<String>> {
-        delegate!(self, s => s.list().await)
-    }
-
-    async fn commit(&self, changes: &[Change]) -> Result<()> {
-        delegate!(self, s => s.commit(changes).await)
-    }
-
-    async fn recover(&self) -> Result<()> {
-        delegate!(self, s => s.recover().await)
-    }
-
-    async fn lock(&self) -> Result<()> {
-        delegate!(self, s => s.lock().await)
+        self.depth.set(self.depth.get() + 1);
+        Ok(())
     }
 
     async fn unlock(&self) -> Result<()> {
-        delegate!(self, s => s.unlock().await)
+        match self.depth.get() {
+            0 => Ok(()),
+            1 => {
+                self.depth.set(0);
+                self.call("unlock", &[]).await.map(|_| ())
+            }
+            n => {
+                self.depth.set(n - 1);
+                Ok(())
+            }
+        }
     }
 
     fn now_ms(&self) -> u64 {

@@ -1,0 +1,134 @@
+//! `mnemo journey`: every memory on a timeline, and deleting or editing a
+//! memory by its node id.
+//!
+//! Edits and deletions go through the core ([`mnemo::Memory::edit_entry`]),
+//! which scans and checks the new text like any write.
+
+use std::process::ExitCode;
+
+use mnemo::storage::run_ready;
+use mnemo::{Error, ErrorKind, Memory, Result, Target};
+
+use crate::paths::Dir;
+
+use crate::flags::JourneyAction;
+use crate::input::confirm_delete;
+use crate::paths::Paths;
+use crate::render::{self, out, pretty, use_color, Style};
+
+/// `mnemo journey [list|delete|edit]`.
+pub fn journey(
+    paths: &Paths,
+    action: Option<JourneyAction>,
+    json: bool,
+    width: usize,
+    no_color: bool,
+) -> Result<ExitCode> {
+    let (mut memory, _) = paths.open()?;
+    match action {
+        None => {
+            let journey = memory.journey();
+            if json {
+                out(&pretty(&journey)?)?;
+            } else {
+                out(&render::journey(
+                    &journey,
+                    Style {
+                        width,
+                        color: use_color(no_color),
+                    },
+                ))?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(JourneyAction::List) => {
+            let mut text = String::new();
+            for n in memory.journey().nodes {
+                text.push_str(&format!("{:<18} {}\n", n.id, n.title));
+            }
+            out(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(JourneyAction::Delete { node, yes }) => delete(&mut memory, &node, yes),
+        Some(JourneyAction::Edit { node }) => edit(&mut memory, &node),
+    }
+}
+
+/// `mnemo journey delete NODE`: asks first unless `yes`.
+fn delete(memory: &mut Memory<Dir>, node: &str, yes: bool) -> Result<ExitCode> {
+    let (target, index, entry) = node_entry(memory, node)?;
+    if !yes {
+        let shown = memory.store(target).shown(target, index).into_owned();
+        if !confirm_delete(&format!("Delete {node}?\n{shown}\n[y/N] ")) {
+            return Ok(ExitCode::FAILURE);
+        }
+    }
+    // Delete what was shown, even if another writer moved it since.
+    let now_at = memory.store(target).entries().get(index) == Some(&entry);
+    if !now_at {
+        return Err(Error::new(
+            ErrorKind::NoMatch,
+            format!("{node} changed while you were deciding; run `mnemo journey list` again"),
+        ));
+    }
+    let message = run_ready(memory.edit_entry(target, index, None))??;
+    out(&format!("{message} ({node})\n"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mnemo journey edit NODE`: the entry in `$EDITOR`, saved through the core.
+fn edit(memory: &mut Memory<Dir>, node: &str) -> Result<ExitCode> {
+    let (target, index, entry) = node_entry(memory, node)?;
+    let edited = edit_in_editor(&entry)?;
+    if edited.trim() == entry.trim() {
+        out("no change\n")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if edited.trim().is_empty() {
+        return Err(Error::new(
+            ErrorKind::Empty,
+            format!("the edited text is empty; to delete it run `mnemo journey delete {node}`"),
+        ));
+    }
+    let message = run_ready(memory.edit_entry(target, index, Some(&edited)))??;
+    out(&format!("{message} ({node})\n"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The store, index and text of the entry a node id names.
+fn node_entry(memory: &Memory<Dir>, node: &str) -> Result<(Target, usize, String)> {
+    let (target, index) = memory.node(node)?;
+    let entry = memory.store(target).entries()[index].clone();
+    Ok((target, index, entry))
+}
+
+/// Opens `text` in `$VISUAL` / `$EDITOR` (default `vi`) and returns what was saved.
+fn edit_in_editor(text: &str) -> Result<String> {
+    let io_err = |what: &str, e: std::io::Error| {
+        Error::new(ErrorKind::Storage, format!("could not {what}: {e}"))
+    };
+    let dir = std::env::temp_dir().join(format!("mnemo-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| io_err("create a temp dir", e))?;
+    let file = dir.join("entry.md");
+    std::fs::write(&file, text).map_err(|e| io_err("write the temp file", e))?;
+    let editor = std::env::var("VISUAL")
+        .or_else(|_| std::env::var("EDITOR"))
+        .unwrap_or_else(|_| "vi".to_string());
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("mnemo-editor")
+        .arg(&file)
+        .status()
+        .map_err(|e| io_err("start the editor", e))?;
+    let result = if status.success() {
+        std::fs::read_to_string(&file).map_err(|e| io_err("read the edited file", e))
+    } else {
+        Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("the editor ({editor}) exited with {status}; nothing changed"),
+        ))
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    result
+}

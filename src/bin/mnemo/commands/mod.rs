@@ -1,0 +1,12 @@
+//! One file per group of commands. Each command opens what it needs
+//! through [`crate::paths::Paths`], calls the core, prints through
+//! [`crate::render`] and returns the exit status; none of them parses
+//! arguments or decides a rule the core owns.
+
+pub mod journey;
+pub mod scan;
+pub mod search;
+pub mod sectors;
+pub mod sessions;
+pub mod store;
+pub mod tool;

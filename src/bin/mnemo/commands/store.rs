@@ -1,0 +1,322 @@
+//! The commands that read and write the two stores as a whole or entry by
+//! entry: `status`, `prompt`, `add`, `replace`, `remove`, `remember`,
+//! `history`, `export` and `import`.
+//!
+//! Writes go through the core's memory tool or its import, so limits,
+//! locking, backups and damaged files are decided there, never here.
+
+use std::collections::BTreeSet;
+use std::fs;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use mnemo::storage::run_ready;
+use mnemo::store::thousands;
+use mnemo::{Error, ErrorKind, Files, Memory, Result, Storage, Target, ToolResult};
+use serde_json::{json, Value};
+
+use crate::flags::TargetArg;
+use crate::input::arg_or_stdin;
+use crate::paths::Paths;
+use crate::render::{self, entries, out, pretty};
+
+/// `mnemo status`: both stores' size, limits and mode.
+pub fn status(paths: &Paths, json: bool) -> Result<ExitCode> {
+    let (memory, config_source) = paths.open()?;
+    let status = memory.status();
+    if json {
+        out(&pretty(&status)?)?;
+    } else {
+        let dir = memory.storage().files().dir();
+        let mut text = format!(
+            "Memories directory: {}\nConfig: {config_source}\n",
+            dir.display()
+        );
+        for (target, s) in [
+            (Target::Memory, &status.memory),
+            (Target::User, &status.user),
+        ] {
+            text.push_str(&render::store_status(target, s, dir));
+        }
+        out(&text)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mnemo prompt`: the memory block of the system prompt.
+pub fn prompt(paths: &Paths) -> Result<ExitCode> {
+    let (memory, _) = paths.open()?;
+    let prompt = memory.system_prompt();
+    if prompt.is_empty() {
+        let _ = writeln!(
+            io::stderr(),
+            "(both stores are empty or disabled: nothing goes into the system prompt)"
+        );
+    } else {
+        out(&format!("{prompt}\n"))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mnemo add`.
+pub fn add(paths: &Paths, target: TargetArg, content: String) -> Result<ExitCode> {
+    write(
+        paths,
+        json!({"action": "add", "target": target.name(), "content": arg_or_stdin(content)?}),
+    )
+}
+
+/// `mnemo replace`.
+pub fn replace(
+    paths: &Paths,
+    target: TargetArg,
+    old_text: String,
+    content: String,
+) -> Result<ExitCode> {
+    write(
+        paths,
+        json!({
+            "action": "replace",
+            "target": target.name(),
+            "old_text": old_text,
+            "content": arg_or_stdin(content)?,
+        }),
+    )
+}
+
+/// `mnemo remove`.
+pub fn remove(paths: &Paths, target: TargetArg, old_text: String) -> Result<ExitCode> {
+    write(
+        paths,
+        json!({"action": "remove", "target": target.name(), "old_text": old_text}),
+    )
+}
+
+/// `mnemo remember`: a write the user confirmed.
+pub fn remember(paths: &Paths, target: TargetArg, fact: String) -> Result<ExitCode> {
+    let fact = arg_or_stdin(fact)?;
+    let (mut memory, _) = paths.open()?;
+    let result = run_ready(memory.remember(target.target(), &fact))?;
+    report_tool_result(&result)
+}
+
+/// `mnemo history`: superseded entries, newest first.
+pub fn history(paths: &Paths, json: bool, limit: Option<usize>) -> Result<ExitCode> {
+    let (memory, _) = paths.open()?;
+    let mut items = run_ready(memory.history())??;
+    if let Some(n) = limit {
+        items.truncate(n);
+    }
+    if json {
+        out(&pretty(&items)?)?;
+    } else if items.is_empty() {
+        let _ = writeln!(io::stderr(), "(no entry has been replaced or removed yet)");
+    } else {
+        let mut text = String::new();
+        for i in &items {
+            let cause = serde_json::to_value(i.cause)
+                .ok()
+                .and_then(|v| v.as_str().map(str::to_string))
+                .unwrap_or_default();
+            text.push_str(&format!(
+                "{}  {:<7} {} {}{}\n",
+                render::when(i.time),
+                cause,
+                i.target,
+                i.entry_id,
+                if i.confirmed { " ✔" } else { "" }
+            ));
+            for line in i.text.lines() {
+                text.push_str(&format!("    {line}\n"));
+            }
+        }
+        out(&text)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mnemo export`: both stores as JSON, or as files in `dir`.
+pub fn export(paths: &Paths, dir: Option<PathBuf>, force: bool) -> Result<ExitCode> {
+    let (memory, _) = paths.open()?;
+    warn_damaged(&memory);
+    match dir {
+        None => out(&pretty(&memory.export_markdown())?)?,
+        Some(dir) => export_to(&memory, &dir, force)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mnemo import`: whole stores from files named after them.
+pub fn import(paths: &Paths, files: &[PathBuf]) -> Result<ExitCode> {
+    let nothing = "nothing was imported";
+    let mut map = Files::new();
+    let mut sources = Vec::new();
+    for path in files {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some(target) = Target::from_file_name(name) else {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "cannot import {}: the file must be named MEMORY.md or USER.md (its name \
+                     says which store it replaces); {nothing}",
+                    path.display()
+                ),
+            ));
+        };
+        if map.contains_key(name) {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!("{name} is given more than once; {nothing}"),
+            ));
+        }
+        let bytes = fs::read(path).map_err(|e| {
+            Error::new(
+                ErrorKind::Storage,
+                format!("cannot read {}: {e}; {nothing}", path.display()),
+            )
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            Error::new(
+                ErrorKind::InvalidText,
+                format!(
+                    "cannot import {}: not valid UTF-8 text (first bad byte at offset {}); \
+                     {nothing}",
+                    path.display(),
+                    e.utf8_error().valid_up_to()
+                ),
+            )
+        })?;
+        map.insert(name.to_string(), text);
+        sources.push((target, path));
+    }
+    let (mut memory, _) = paths.open()?;
+    let before: BTreeSet<String> = run_ready(memory.storage().list())??.into_iter().collect();
+    run_ready(memory.import_markdown(&map))??;
+    let mut report = String::new();
+    for (target, path) in sources {
+        let store = memory.store(target);
+        report.push_str(&format!(
+            "imported {} from {}: {}, {} chars\n",
+            target.file_name(),
+            path.display(),
+            entries(store.entries().len()),
+            thousands(store.chars())
+        ));
+    }
+    // Best effort: the import already succeeded.
+    if let Ok(Ok(after)) = run_ready(memory.storage().list()) {
+        for name in after.iter().filter(|n| !before.contains(*n)) {
+            if name.contains(".bak.") {
+                report.push_str(&format!("previous text backed up as {name}\n"));
+            }
+        }
+    }
+    out(&report)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs one tool call from `add`, `replace` or `remove` and reports it.
+fn write(paths: &Paths, args: Value) -> Result<ExitCode> {
+    let (mut memory, _) = paths.open()?;
+    let result = run_ready(memory.tool(&args))?;
+    report_tool_result(&result)
+}
+
+/// Prints a write's result for a person: the message and usage, or the
+/// error with the current entries when the store is full.
+fn report_tool_result(result: &ToolResult) -> Result<ExitCode> {
+    let result = result.clone();
+    if result.success {
+        let mut text = result.message.unwrap_or_default();
+        if let (Some(target), Some(usage), Some(n)) =
+            (result.target, result.usage, result.entry_count)
+        {
+            text.push_str(&format!("\n{target}: {}, {usage}", entries(n)));
+        }
+        text.push('\n');
+        out(&text)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let mut text = format!(
+        "error [{}]: {}\n",
+        result.code.unwrap_or(ErrorKind::Internal).code(),
+        result.error.unwrap_or_default()
+    );
+    if let Some(current) = result.current_entries.filter(|c| !c.is_empty()) {
+        text.push_str(&format!(
+            "\nCurrent entries of {} ({} chars):\n",
+            result.target.map_or("the store", |t| t.name()),
+            result.usage.unwrap_or_default()
+        ));
+        for (i, entry) in current.iter().enumerate() {
+            let number = format!("{:>3}. ", i + 1);
+            let indent = " ".repeat(number.len());
+            for (j, line) in entry.lines().enumerate() {
+                text.push_str(if j == 0 { &number } else { &indent });
+                text.push_str(line);
+                text.push('\n');
+            }
+        }
+        text.push_str("\nMake room with `mnemo replace OLD_TEXT CONTENT` or `mnemo remove OLD_TEXT`, then retry.\n");
+    }
+    let _ = io::stderr().write_all(text.as_bytes());
+    Ok(ExitCode::FAILURE)
+}
+
+/// Warns on standard error about each damaged store before an export.
+fn warn_damaged<S: Storage>(memory: &Memory<S>) {
+    let status = memory.status();
+    for (target, s) in [
+        (Target::Memory, &status.memory),
+        (Target::User, &status.user),
+    ] {
+        if let Some(why) = &s.damaged {
+            let _ = writeln!(
+                io::stderr(),
+                "warning: {} is damaged ({why}); the export holds what could be read",
+                target.file_name()
+            );
+        }
+    }
+}
+
+/// Writes `MEMORY.md` and `USER.md` into `dir`, refusing to overwrite
+/// unless `force`.
+fn export_to<S: Storage>(memory: &Memory<S>, dir: &Path, force: bool) -> Result<()> {
+    let files = memory.export_markdown();
+    let io_err = |what: &str, path: &Path, e: io::Error| {
+        Error::new(
+            ErrorKind::Storage,
+            format!("cannot {what} {}: {e}", path.display()),
+        )
+    };
+    if !force {
+        let existing: Vec<String> = files
+            .keys()
+            .map(|name| dir.join(name))
+            .filter(|path| path.exists())
+            .map(|path| path.display().to_string())
+            .collect();
+        if !existing.is_empty() {
+            return Err(Error::new(
+                ErrorKind::InvalidInput,
+                format!(
+                    "{} already exist{}; pass --force to overwrite, or choose another --out \
+                     directory (nothing was written)",
+                    existing.join(" and "),
+                    if existing.len() == 1 { "s" } else { "" }
+                ),
+            ));
+        }
+    }
+    fs::create_dir_all(dir).map_err(|e| io_err("create the directory", dir, e))?;
+    let mut report = String::new();
+    for (name, text) in &files {
+        let path = dir.join(name);
+        fs::write(&path, text).map_err(|e| io_err("write", &path, e))?;
+        let n = Target::from_file_name(name).map_or(0, |t| memory.store(t).entries().len());
+        report.push_str(&format!("wrote {} ({})\n", path.display(), entries(n)));
+    }
+    out(&report)
+}

@@ -1,0 +1,496 @@
+//! The command line's shape: every command, argument and help text.
+//!
+//! Only clap definitions live here; what a command does is in
+//! [`crate::commands`], and where the memories live is in [`crate::paths`].
+//! Nothing here opens a file or prints.
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use mnemo::Target;
+
+const ABOUT: &str =
+    "Agent memory in plain Markdown: bounded stores, a memory tool and a frozen prompt";
+
+const LONG_ABOUT: &str = "\
+Agent memory in plain Markdown: bounded stores, a memory tool and a frozen prompt.
+
+mnemo keeps an agent's memory in two Markdown files:
+  MEMORY.md  the agent's own notes (target `memory`)
+  USER.md    the user profile (target `user`)
+Entries are separated by a line holding only `§`. Each store has a storage
+limit (writes beyond it are refused) and a verbatim budget (while a store fits
+it, the whole store is in the system prompt).
+
+Where things live:
+  $MNEMO_HOME              default ~/.mnemo
+  $MNEMO_HOME/memories     the memories directory (or --dir DIR)
+  $MNEMO_HOME/config.yaml  the config (or --config FILE); only its `memory:`
+                           section is read, other sections are ignored
+
+Errors print `error [<code>]: <message>` and exit with status 1; a wrong
+command line exits with status 2.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  mnemo add 'Project uses Rust 1.95 and cargo nextest'
+  mnemo add --target user 'Prefers concise answers'
+  mnemo replace 'nextest' 'Project uses Rust 1.95; tests run with cargo test'
+  mnemo status
+  mnemo prompt                   # the block an agent puts in its system prompt
+  mnemo --dir ./memories export --out backup/";
+
+#[derive(Debug, Parser)]
+#[command(name = "mnemo", version, about = ABOUT, long_about = LONG_ABOUT, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// Memories directory holding MEMORY.md and USER.md (created if missing)
+    /// [default: $MNEMO_HOME/memories]
+    #[arg(long, global = true, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+
+    /// Config file (YAML with a `memory:` section); it must exist
+    /// [default: $MNEMO_HOME/config.yaml, defaults when missing]
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Show entries, size, limits and prompt mode of both stores
+    #[command(long_about = "\
+Show, for MEMORY.md and USER.md: the file, the number of entries, the size in
+chars, usage against the storage limit, the verbatim budget, the storage limit,
+the mode (`in prompt`: the whole store is in the system prompt; `searched`: it
+outgrew its verbatim budget), whether the store is enabled, and why its file
+refuses writes if it is damaged.")]
+    Status {
+        /// Print the status as JSON instead of text
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Print the memory block for an agent's system prompt
+    #[command(long_about = "\
+Print the memory block of the system prompt, exactly as an agent would put it
+there at the start of a session: one block per enabled, non-empty store, each
+with a header showing its usage. Prints nothing when both stores are empty.")]
+    Prompt,
+
+    /// Add an entry to a store
+    #[command(
+        long_about = "\
+Add CONTENT as a new entry. Adding an entry that already exists succeeds
+without adding a duplicate. Prints the result and the store's usage; when the
+store is full, prints its current entries so you can replace or remove some.",
+        after_help = "\
+Examples:
+  mnemo add 'Staging database is at db.staging.internal:5432'
+  mnemo add --target user 'Timezone: Europe/Berlin'
+  printf 'Multi-line\\nentry' | mnemo add -
+  mnemo add -- '--strange entry starting with dashes'"
+    )]
+    Add {
+        /// Which store to write
+        #[arg(short, long, value_enum, default_value_t = TargetArg::Memory)]
+        target: TargetArg,
+        /// The entry text; `-` reads it from standard input
+        #[arg(value_name = "CONTENT")]
+        content: String,
+    },
+
+    /// Replace the entry containing OLD_TEXT with CONTENT
+    #[command(
+        long_about = "\
+Replace the one entry that contains OLD_TEXT with CONTENT. OLD_TEXT is a short
+substring that appears in exactly one entry (an entry equal to OLD_TEXT wins
+over entries that merely contain it).",
+        after_help = "\
+Example:
+  mnemo replace 'Staging database' 'Staging database moved to db2.staging.internal'"
+    )]
+    Replace {
+        /// Which store to write
+        #[arg(short, long, value_enum, default_value_t = TargetArg::Memory)]
+        target: TargetArg,
+        /// A substring of exactly one existing entry
+        #[arg(value_name = "OLD_TEXT")]
+        old_text: String,
+        /// The new entry text; `-` reads it from standard input
+        #[arg(value_name = "CONTENT")]
+        content: String,
+    },
+
+    /// Remove the entry containing OLD_TEXT
+    #[command(
+        long_about = "\
+Remove the one entry that contains OLD_TEXT, a substring that appears in
+exactly one entry.",
+        after_help = "\
+Example:
+  mnemo remove --target user 'Timezone'"
+    )]
+    Remove {
+        /// Which store to write
+        #[arg(short, long, value_enum, default_value_t = TargetArg::Memory)]
+        target: TargetArg,
+        /// A substring of exactly one existing entry
+        #[arg(value_name = "OLD_TEXT")]
+        old_text: String,
+    },
+
+    /// Search both stores for notes matching QUERY
+    #[command(
+        long_about = "\
+Rank the notes of both stores (or one, with --target) against QUERY with
+mnemo's note search: stemmed English and Russian words, identifiers kept whole
+(10.0.1.50, ~/code/api, snake_case), BM25 with a proximity bonus. QUERY is plain
+prose: quotes, `?` and operators are just text. Prints the best notes with their
+store, index and score.",
+        after_help = "\
+Examples:
+  mnemo search 'which port does staging ssh use'
+  mnemo search --target user timezone --json"
+    )]
+    Search {
+        /// What to look for
+        #[arg(value_name = "QUERY")]
+        query: String,
+        /// Only this store (default: both)
+        #[arg(short, long, value_enum)]
+        target: Option<TargetArg>,
+        /// At most this many notes: 1 to 1000 [default: 10]
+        #[arg(short = 'n', long)]
+        limit: Option<u64>,
+        /// Print the results as JSON: [{target, index, text, score}]
+        #[arg(long)]
+        json: bool,
+    },
+
+    // The help text names the tag as it appears in a prompt; it is not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
+    /// Print the <memory-context> block an agent attaches to MESSAGE
+    #[command(long_about = "\
+Print the per-turn <memory-context> block for a user's MESSAGE: the best notes
+(recall.top_k) of the stores that outgrew their verbatim budget, the notes
+linked to them with [[wikilinks]] (recall.hops steps, both directions), capped
+at recall.max_chars. Prints nothing when every store is whole in the system
+prompt or nothing matches.")]
+    Context {
+        /// The user's message; `-` reads it from standard input
+        #[arg(value_name = "MESSAGE")]
+        message: String,
+    },
+
+    /// Show the notes by sector, with links in both directions
+    #[command(
+        long_about = "\
+Show the knowledge graph by area. A note's first #tag files it into a sector
+(`# Heading` is Markdown, `#26045` an issue number, and tags in code or URLs
+do not count); a note without a tag takes the sector of the notes it links to
+or is linked from with [[Note title]]; the rest is `unsorted`. Each row shows a
+note's outgoing (→) and incoming (←) links and ⚑ for links to notes that do not
+exist yet. NAME narrows the listing to one sector; the counts stay whole-graph.",
+        after_help = "\
+Examples:
+  mnemo sectors
+  mnemo sectors infra --limit 5
+  mnemo sectors --json | jq '.summary'"
+    )]
+    Sectors {
+        /// Only this sector
+        #[arg(value_name = "NAME")]
+        name: Option<String>,
+        /// Print the report as JSON (schema: docs/sectors.schema.json)
+        #[arg(long)]
+        json: bool,
+        /// Notes listed per sector: 0 to 100000 [default: 12]
+        #[arg(long)]
+        limit: Option<u64>,
+        /// Width of the output in columns
+        #[arg(long, default_value_t = 80)]
+        width: usize,
+        /// No ANSI colours (also when NO_COLOR is set or stdout is not a terminal)
+        #[arg(long)]
+        no_color: bool,
+    },
+
+    /// The learning journey: every memory on a timeline
+    #[command(
+        visible_aliases = ["learning", "memory-graph"],
+        long_about = "\
+Show every memory of both stores on a timeline, oldest first: when it was first
+seen and last changed (kept in mnemo-state.json beside the stores, keyed by a
+stable entry id), its sector and its links. `journey list` prints the node ids
+(memory:<store>:<index>) that `journey delete` and `journey edit` take.",
+        after_help = "\
+Examples:
+  mnemo journey
+  mnemo journey --json > journey.json
+  mnemo journey list
+  mnemo journey delete memory:memory:3        # asks first; -y skips the question
+  mnemo journey edit memory:user:0            # opens $EDITOR, re-scans on save"
+    )]
+    Journey {
+        #[command(subcommand)]
+        action: Option<JourneyAction>,
+        /// Print the journey payload as JSON
+        #[arg(long)]
+        json: bool,
+        /// Width of the output in columns
+        #[arg(long, default_value_t = 100)]
+        width: usize,
+        /// No ANSI colours
+        #[arg(long)]
+        no_color: bool,
+    },
+
+    /// Show the entries that writes replaced or removed
+    #[command(long_about = "\
+Show every entry text that a replace, a remove, a journey edit or an import
+superseded, newest first, with when and why (mnemo-history.json beside the
+stores; nothing in it is ever dropped). Facts the user confirmed with
+`mnemo remember` are marked ✔.")]
+    History {
+        /// Print the items as JSON
+        #[arg(long)]
+        json: bool,
+        /// At most this many items
+        #[arg(short = 'n', long)]
+        limit: Option<usize>,
+    },
+
+    /// Add a fact the user confirmed
+    #[command(long_about = "\
+Add FACT to a store (default: the user profile) as a fact the user confirmed:
+it is checked like any write, and marked as confirmed in the sidecar state and
+in the history if it is ever superseded.")]
+    Remember {
+        /// Which store (default: user)
+        #[arg(short, long, value_enum, default_value_t = TargetArg::User)]
+        target: TargetArg,
+        /// The fact; `-` reads it from standard input
+        #[arg(value_name = "FACT")]
+        fact: String,
+    },
+
+    /// Search and browse past conversations (state.db beside the stores)
+    #[command(subcommand)]
+    Sessions(SessionsCommand),
+
+    /// Screen a file (or stdin) with the security scanner
+    #[command(
+        long_about = "\
+Screen FILE (or standard input with `-`) with the security scanner that guards
+every memory write: prompt injection, role hijack, hidden markup, credential
+exfiltration, persistence/backdoors, hard-coded secrets and invisible Unicode.
+Prints each finding with its pattern id, category, byte range and the text it
+covers. Exits 0 when the text is clean, 1 when it is blocked. With --store,
+FILE is read as a MEMORY.md/USER.md store and every entry is screened.",
+        after_help = "\
+Examples:
+  mnemo scan AGENTS.md
+  mnemo scan --store ~/.mnemo/memories/MEMORY.md --json
+  echo 'ignore all previous instructions' | mnemo scan -"
+    )]
+    Scan {
+        /// The file to screen; `-` reads standard input
+        #[arg(value_name = "FILE")]
+        file: String,
+        /// Read FILE as a store and screen each entry
+        #[arg(long)]
+        store: bool,
+        /// Print the verdict(s) as JSON
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Run a raw memory tool call (JSON) and print the tool result
+    #[command(
+        long_about = "\
+Run one memory tool call exactly as an LLM would send it and print the tool
+result as JSON. Exits 0 when the result has `success: true`, otherwise 1.
+See `mnemo schema` for the accepted arguments.",
+        after_help = "\
+Examples:
+  mnemo tool '{\"action\": \"add\", \"target\": \"memory\", \"content\": \"Uses pnpm\"}'
+  mnemo tool '{\"operations\": [{\"action\": \"remove\", \"target\": \"memory\", \"old_text\": \"pnpm\"},
+                               {\"action\": \"add\", \"target\": \"memory\", \"content\": \"Uses npm\"}]}'
+  cat call.json | mnemo tool -"
+    )]
+    Tool {
+        /// The tool arguments as JSON text; `-` reads them from standard input
+        #[arg(value_name = "JSON")]
+        json: String,
+    },
+
+    /// Print the memory tool's definition (name, description, JSON Schema)
+    #[command(long_about = "\
+Print the memory tool's definition as JSON: {name, description, parameters}.
+`parameters` is valid as an OpenAI function `parameters` object and as an
+Anthropic `input_schema`.")]
+    Schema,
+
+    /// Export both stores as Markdown
+    #[command(
+        long_about = "\
+Export both stores in canonical form. Without --out, print
+{\"MEMORY.md\": text, \"USER.md\": text} as JSON. With --out DIR, write
+DIR/MEMORY.md and DIR/USER.md (refusing to overwrite existing files unless
+--force).",
+        after_help = "\
+Examples:
+  mnemo export > memory.json
+  mnemo export --out backup/"
+    )]
+    Export {
+        /// Write MEMORY.md and USER.md into this directory (created if missing)
+        #[arg(short, long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Overwrite existing files in the --out directory
+        #[arg(short, long, requires = "out")]
+        force: bool,
+    },
+
+    /// Replace stores with the contents of MEMORY.md / USER.md files
+    #[command(
+        long_about = "\
+Replace whole stores with the given files. Each FILE must be named MEMORY.md
+or USER.md: its name says which store it replaces. A BOM, CRLF line ends and
+blank entries are accepted and normalised. Everything is checked first, then
+all files are imported together or none is. The previous text of each replaced
+store is backed up beside it (MEMORY.md.bak.<time>).",
+        after_help = "\
+Example:
+  mnemo import backup/MEMORY.md backup/USER.md"
+    )]
+    Import {
+        /// Files named MEMORY.md and/or USER.md
+        #[arg(value_name = "FILE", required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SessionsCommand {
+    /// Recent sessions, most recent first
+    List {
+        /// Sessions to skip [default: 0]
+        #[arg(long)]
+        offset: Option<u64>,
+        /// At most this many: 1 to 50 [default: 10]
+        #[arg(short = 'n', long)]
+        limit: Option<u64>,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Messages matching QUERY, best first (stemmed, with a recency boost)
+    Search {
+        /// What to look for
+        query: String,
+        /// Only this session
+        #[arg(long)]
+        session: Option<String>,
+        /// Only this role (user, assistant)
+        #[arg(long)]
+        role: Option<String>,
+        /// Only this source or agent
+        #[arg(long)]
+        source: Option<String>,
+        /// At most this many: 1 to 50 [default: 10]
+        #[arg(short = 'n', long)]
+        limit: Option<u64>,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// The messages of a session (around one message with --around)
+    Show {
+        /// The session id
+        session: String,
+        /// A message's seq to read around
+        #[arg(long)]
+        around: Option<u64>,
+        /// Messages before --around: 0 to 200 [default: 5]
+        #[arg(long)]
+        before: Option<u64>,
+        /// Messages after --around, 0 to 200 [default: 5; without --around,
+        /// the first 20]
+        #[arg(long)]
+        after: Option<u64>,
+        /// Print JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Record a transcript: JSON Lines of {session, role, text, time?, source?}
+    Import {
+        /// The transcript file; `-` reads standard input
+        file: String,
+    },
+    /// Delete one session and everything in it
+    Delete {
+        /// The session id
+        session: String,
+    },
+    /// Delete every session (asks unless -y)
+    Purge {
+        /// Do not ask
+        #[arg(short = 'y', long)]
+        yes: bool,
+    },
+    /// Run a raw session_search tool call (JSON) and print the answer
+    Tool {
+        /// The arguments as JSON; `-` reads standard input
+        json: String,
+    },
+    /// Print the session_search tool's definition
+    Schema,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum JourneyAction {
+    /// List node ids with their titles
+    List,
+    /// Delete a memory (asks for confirmation unless -y)
+    Delete {
+        /// The node id, e.g. memory:memory:3
+        node: String,
+        /// Do not ask
+        #[arg(short = 'y', long)]
+        yes: bool,
+    },
+    /// Edit a memory in $EDITOR; the new text is scanned and checked like any write
+    Edit {
+        /// The node id, e.g. memory:user:0
+        node: String,
+    },
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum TargetArg {
+    /// MEMORY.md: the agent's own notes
+    Memory,
+    /// USER.md: the user profile
+    User,
+}
+
+impl TargetArg {
+    /// The core's store this argument names.
+    pub fn target(self) -> Target {
+        match self {
+            TargetArg::Memory => Target::Memory,
+            TargetArg::User => Target::User,
+        }
+    }
+
+    /// The store's name in a tool call (`memory`, `user`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TargetArg::Memory => "memory",
+            TargetArg::User => "user",
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! The `mnemo` command-line tool: the memory of an agent in a directory
+//! (`MEMORY.md`, `USER.md`), read and changed from a shell.
+//!
+//! This file parses the command line, hands it to its command and turns the
+//! outcome into an exit status: 0 on success, 1 on an error (printed as
+//! `error [<code>]: <message>`) or a refused write, 2 for a wrong command
+//! line (clap's own). Every decision (limits, locking, backups, damaged
+//! files) belongs to the core.
+//!
+//! - [`flags`]: the commands, arguments and help texts
+//! - [`paths`]: `$MNEMO_HOME`, `--dir`, `--config`, opening the memory
+//! - [`input`]: arguments from standard input, yes/no questions
+//! - [`render`]: everything drawn for a terminal
+//! - [`commands`]: one file per group of commands
+
+mod commands;
+mod flags;
+mod input;
+mod paths;
+mod render;
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use clap::Parser;
+use mnemo::Result;
+
+use crate::commands::{journey, scan, search, sectors, sessions, store, tool};
+use crate::flags::{Cli, Command};
+use crate::paths::Paths;
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            let _ = writeln!(io::stderr(), "error [{}]: {}", e.code(), e.message());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Dispatches a parsed command line to its command.
+fn run(cli: Cli) -> Result<ExitCode> {
+    let paths = Paths::new(cli.dir, cli.config);
+    match cli.command {
+        Command::Status { json } => store::status(&paths, json),
+        Command::Prompt => store::prompt(&paths),
+        Command::Add { target, content } => store::add(&paths, target, content),
+        Command::Replace {
+            target,
+            old_text,
+            content,
+        } => store::replace(&paths, target, old_text, content),
+        Command::Remove { target, old_text } => store::remove(&paths, target, old_text),
+        Command::Remember { target, fact } => store::remember(&paths, target, fact),
+        Command::History { json, limit } => store::history(&paths, json, limit),
+        Command::Export { out, force } => store::export(&paths, out, force),
+        Command::Import { files } => store::import(&paths, &files),
+        Command::Search {
+            query,
+            target,
+            limit,
+            json,
+        } => search::search(&paths, &query, target, limit, json),
+        Command::Context { message } => search::context(&paths, message),
+        Command::Sectors {
+            name,
+            json,
+            limit,
+            width,
+            no_color,
+        } => sectors::sectors(&paths, name, json, limit, width, no_color),
+        Command::Journey {
+            action,
+            json,
+            width,
+            no_color,
+        } => journey::journey(&paths, action, json, width, no_color),
+        Command::Sessions(command) => sessions::sessions(&paths, command),
+        Command::Scan { file, store, json } => scan::scan(&file, store, json),
+        Command::Tool { json } => tool::tool(&paths, json),
+        Command::Schema => tool::schema(),
+    }
+}

@@ -1,0 +1,428 @@
+//! Everything that draws for a terminal: ANSI colours, bars and column
+//! widths, dates, JSON for people, and writing to standard output.
+//!
+//! The core hands over data ([`mnemo::sectors::Report`],
+//! [`mnemo::journey::Journey`], [`mnemo::StoreStatus`]); this module turns it
+//! into text. It never decides anything: what is shown was chosen by the
+//! core or by the command that calls it.
+
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+
+use mnemo::journey::Journey;
+use mnemo::sectors::Report;
+use mnemo::store::thousands;
+use mnemo::{Error, ErrorKind, Result, StoreStatus, Target};
+
+/// How to draw a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Style {
+    /// Total width in columns.
+    pub width: usize,
+    /// ANSI colours.
+    pub color: bool,
+}
+
+impl Default for Style {
+    fn default() -> Self {
+        Style {
+            width: 80,
+            color: false,
+        }
+    }
+}
+
+impl Style {
+    /// `text` in the ANSI style `code` (SGR parameters), or as it is
+    /// without colours.
+    fn paint(self, code: &str, text: &str) -> String {
+        if self.color {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+}
+
+/// ANSI colours: on a terminal, unless `--no-color` or `NO_COLOR`.
+pub fn use_color(no_color: bool) -> bool {
+    !no_color && std::env::var_os("NO_COLOR").is_none() && io::stdout().is_terminal()
+}
+
+/// Writes to standard output. A closed pipe (`mnemo prompt | head`) is not
+/// an error: the reader has what it wanted.
+pub fn out(text: &str) -> Result<()> {
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Error::new(
+            ErrorKind::Storage,
+            format!("cannot write to standard output: {e}"),
+        )),
+    }
+}
+
+/// `value` as indented JSON with a final newline.
+pub fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
+    serde_json::to_string_pretty(value)
+        .map(|mut s| {
+            s.push('\n');
+            s
+        })
+        .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot encode JSON: {e}")))
+}
+
+/// `1 entry`, `2 entries`.
+pub fn entries(n: usize) -> String {
+    format!("{n} {}", if n == 1 { "entry" } else { "entries" })
+}
+
+/// `YYYY-MM-DD HH:MM` (UTC) of a time in ms since the Unix epoch; times
+/// before the epoch show as the epoch.
+pub fn when<T: TryInto<u64>>(ms: T) -> String {
+    let (day, time) = day_and_time(ms.try_into().unwrap_or(0));
+    format!("{day} {time}")
+}
+
+/// `YYYY-MM-DD` and `HH:MM` (UTC) of a time in ms.
+fn day_and_time(ms: u64) -> (String, String) {
+    let stamp = mnemo::memory::utc_stamp(ms); // YYYYMMDDTHHMMSSZ
+    (
+        format!("{}-{}-{}", &stamp[0..4], &stamp[4..6], &stamp[6..8]),
+        format!("{}:{}", &stamp[9..11], &stamp[11..13]),
+    )
+}
+
+/// The `mnemo status` lines of one store, starting with a blank line.
+pub fn store_status(target: Target, s: &StoreStatus, dir: &Path) -> String {
+    let what = match target {
+        Target::Memory => "the agent's notes",
+        Target::User => "the user profile",
+    };
+    let mut text = format!(
+        "\n{} ({what})\n  file             {}\n  entries          {}\n  chars            {}\n  \
+         usage            {}\n  verbatim budget  {} chars\n  storage limit    {} chars\n  \
+         mode             {}\n  enabled          {}\n",
+        target.file_name(),
+        dir.join(target.file_name()).display(),
+        s.entries,
+        thousands(s.chars),
+        s.usage,
+        thousands(s.verbatim_budget),
+        thousands(s.storage_limit),
+        s.mode,
+        if s.enabled { "yes" } else { "no" },
+    );
+    if let Some(why) = &s.damaged {
+        text.push_str(&format!(
+            "  damaged          {why}; writes are refused until the file is fixed by hand \
+             (a copy was saved as {}.bak.<time>)\n",
+            target.file_name()
+        ));
+    }
+    text
+}
+
+/// Longest sector bar, in blocks.
+const BAR: usize = 20;
+
+fn width_of(s: &str) -> usize {
+    s.chars().count()
+}
+
+/// `s` padded or cut (with `…`) to exactly `width` columns.
+fn fit(s: &str, width: usize) -> String {
+    if width_of(s) <= width {
+        return format!("{s}{}", " ".repeat(width - width_of(s)));
+    }
+    let mut out: String = s.chars().take(width.saturating_sub(1)).collect();
+    out.push('…');
+    out
+}
+
+/// Draws the sectors report: a bar per sector, its notes with their links
+/// (→ out, ← in, ⚑ dangling), then the whole-graph summary.
+pub fn sectors(report: &Report, style: Style) -> String {
+    let mut out = String::new();
+    out.push_str(&style.paint(
+        "1",
+        "✦ Sectors · knowledge by area, with links in both directions",
+    ));
+    out.push_str("\n\n");
+    let name_w = report
+        .sectors
+        .iter()
+        .map(|s| width_of(&s.name))
+        .max()
+        .unwrap_or(0)
+        .clamp(8, 24);
+    let max = report
+        .sectors
+        .iter()
+        .map(|s| s.count)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    // Title column: as wide as the longest listed title, within what is
+    // left of the width after "  ◆ " and the counts.
+    let longest = report
+        .sectors
+        .iter()
+        .flat_map(|s| &s.entries)
+        .map(|e| width_of(&e.title))
+        .max()
+        .unwrap_or(0);
+    let title_w = longest.min(style.width.saturating_sub(4 + 18)).max(8);
+    for sector in &report.sectors {
+        let bar = "█".repeat((sector.count * BAR).div_ceil(max).max(1));
+        let line = format!(
+            "{} {:>4}  {}  ◆{} ⇄{}",
+            style.paint("1;36", &fit(&sector.name, name_w)),
+            sector.count,
+            style.paint("36", &format!("{bar:<BAR$}")),
+            sector.count,
+            sector.links
+        );
+        out.push_str(&line);
+        out.push('\n');
+        for e in &sector.entries {
+            let mut row = format!("  ◆ {} →{} ←{}", fit(&e.title, title_w), e.out, e.r#in);
+            if !e.dangling.is_empty() {
+                row.push(' ');
+                row.push_str(&style.paint("33", &format!("⚑{}", e.dangling.len())));
+            }
+            out.push_str(row.trim_end());
+            out.push('\n');
+        }
+        if sector.more > 0 {
+            out.push_str(&format!("  … {} more\n", sector.more));
+        }
+        out.push('\n');
+    }
+    let s = &report.summary;
+    out.push_str(&format!(
+        "{} {} · {} {} · {} note↔note {}\n",
+        s.sectors,
+        if s.sectors == 1 { "sector" } else { "sectors" },
+        s.memories,
+        if s.memories == 1 {
+            "memory"
+        } else {
+            "memories"
+        },
+        s.links,
+        if s.links == 1 { "link" } else { "links" },
+    ));
+    let share = (s.linked * 100 + s.memories / 2)
+        .checked_div(s.memories)
+        .unwrap_or(0);
+    out.push_str(&format!(
+        "{}/{} notes are linked to another note ({share}%)\n",
+        s.linked, s.memories
+    ));
+    if s.dangling > 0 {
+        out.push_str(&style.paint(
+            "33",
+            &format!(
+                "⚑ {} {} at notes that don't exist yet",
+                s.dangling,
+                if s.dangling == 1 {
+                    "link points"
+                } else {
+                    "links point"
+                }
+            ),
+        ));
+        out.push('\n');
+    }
+    for c in &s.collisions {
+        out.push_str(&format!(
+            "⚠ title \"{}\" is shared by {}; links go to {}\n",
+            c.title,
+            c.nodes.join(", "),
+            c.nodes[0]
+        ));
+    }
+    out
+}
+
+/// Draws the journey: the timeline oldest first, one row per entry under
+/// its day.
+pub fn journey(journey: &Journey, style: Style) -> String {
+    let mut out = style.paint("1", "✦ Journey · what mnemo learned, oldest first");
+    out.push_str("\n\n");
+    let longest = journey
+        .nodes
+        .iter()
+        .map(|n| n.title.chars().count())
+        .max()
+        .unwrap_or(0);
+    let title_w = longest.min(style.width.saturating_sub(40)).max(12);
+    let mut day = String::new();
+    for n in &journey.nodes {
+        let (d, t) = day_and_time(n.first_seen);
+        if d != day {
+            if !day.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(&style.paint("1", &d));
+            out.push('\n');
+            day = d;
+        }
+        let title: String = if n.title.chars().count() > title_w {
+            let mut s: String = n.title.chars().take(title_w - 1).collect();
+            s.push('…');
+            s
+        } else {
+            format!("{:<title_w$}", n.title)
+        };
+        let mut row = format!(
+            "  {t}  ◆ {title}  {}  →{} ←{}",
+            style.paint("36", &format!("{:<12}", n.sector)),
+            n.out.len(),
+            n.r#in.len()
+        );
+        if !n.dangling.is_empty() {
+            row.push_str(&style.paint("33", &format!(" ⚑{}", n.dangling.len())));
+        }
+        if n.last_changed > n.first_seen {
+            row.push_str(&format!("  (changed {})", when(n.last_changed)));
+        }
+        out.push_str(row.trim_end());
+        out.push_str(&format!("  {}\n", style.paint("2", &n.id)));
+    }
+    if journey.nodes.is_empty() {
+        out.push_str("(no memories yet)\n");
+    } else {
+        out.push('\n');
+        out.push_str(&format!(
+            "{} memories · {} links\n",
+            journey.nodes.len(),
+            journey.links
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mnemo::graph::Graph;
+    use mnemo::journey::Node;
+    use mnemo::sectors::{report, Options};
+    use mnemo::sidecar::Sidecar;
+
+    fn graph() -> Graph {
+        let memory: Vec<String> = [
+            "# Vector search #retrieval\nHNSW, see [[Embeddings]] and [[Hybrid search]]",
+            "# Hybrid search\nBM25 + vectors, see [[Vector search]]",
+            "# Embeddings\nbge-small; used by [[Hybrid search]]",
+            "# RAG plans\nBuild on [[Vector search]]; read [[Rerankers]]",
+            "# Fail2ban on our hosts #infra\nsee [[SSH config]]",
+            "# SSH config\nport 2222",
+            "A loose note",
+            "Another loose note",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        Graph::build(&memory, &[])
+    }
+
+    #[test]
+    fn sectors_draws_bars_counts_and_flags() {
+        let text = sectors(
+            &report(&graph(), &Sidecar::default(), &Options::default()),
+            Style::default(),
+        );
+        assert!(
+            text.starts_with("✦ Sectors · knowledge by area, with links in both directions\n\n")
+        );
+        assert!(
+            text.contains("retrieval    4  ████████████████████  ◆4 ⇄5\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("  ◆ RAG plans             →1 ←0 ⚑1\n"),
+            "{text}"
+        );
+        assert!(text.contains("  ◆ SSH config            →0 ←1\n"), "{text}");
+        assert!(text.contains("2 sectors · 8 memories · 6 note↔note links\n"));
+        assert!(text.contains("6/8 notes are linked to another note (75%)\n"));
+        assert!(text.contains("⚑ 1 link points at notes that don't exist yet\n"));
+        assert!(!text.contains('\x1b'));
+        let colored = sectors(
+            &report(&graph(), &Sidecar::default(), &Options::default()),
+            Style {
+                width: 80,
+                color: true,
+            },
+        );
+        assert!(colored.contains("\x1b[1;36m"));
+    }
+
+    fn node(first_seen: u64, last_changed: u64) -> Node {
+        Node {
+            id: "memory:memory:0".into(),
+            entry_id: "e1".into(),
+            target: Target::Memory,
+            index: 0,
+            title: "Vector search".into(),
+            sector: "retrieval".into(),
+            first_seen,
+            last_changed,
+            out: vec!["memory:memory:1".into()],
+            r#in: vec![],
+            dangling: vec!["Rerankers".into()],
+            pinned: false,
+            blocked: false,
+        }
+    }
+
+    #[test]
+    fn journey_draws_days_rows_and_changes() {
+        let empty = Journey {
+            nodes: vec![],
+            links: 0,
+        };
+        assert_eq!(
+            journey(&empty, Style::default()),
+            "✦ Journey · what mnemo learned, oldest first\n\n(no memories yet)\n"
+        );
+        let day = 86_400_000;
+        let one = Journey {
+            nodes: vec![node(day + 90_000, 2 * day + 60_000)],
+            links: 1,
+        };
+        assert_eq!(
+            journey(&one, Style::default()),
+            "✦ Journey · what mnemo learned, oldest first\n\n\
+             1970-01-02\n  \
+             00:01  ◆ Vector search  retrieval     →1 ←0 ⚑1  (changed 1970-01-03 00:01)  \
+             memory:memory:0\n\n\
+             1 memories · 1 links\n"
+        );
+        let colored = journey(
+            &one,
+            Style {
+                width: 100,
+                color: true,
+            },
+        );
+        assert!(
+            colored.contains("\x1b[2mmemory:memory:0\x1b[0m"),
+            "{colored}"
+        );
+    }
+
+    #[test]
+    fn when_formats_utc_minutes_and_clamps_before_the_epoch() {
+        assert_eq!(when(0u64), "1970-01-01 00:00");
+        assert_eq!(when(-5i64), "1970-01-01 00:00");
+        assert_eq!(when(90_000i64), "1970-01-01 00:01");
+    }
+}

@@ -1,0 +1,194 @@
+//! Memories on OPFS: one opfs-sahpool pool (sqlite-wasm-vfs) per memory, in
+//! the OPFS directory `mnemo/<name>`, holding the database file
+//! `/mnemo.db`. OPFS sync access handles exist only in dedicated workers.
+//! A pool holds its file handles only while this context has the memory's
+//! lock: it is paused when the lease lets go and resumed on the next call.
+
+use std::cell::RefCell;
+
+use rusqlite::{Connection, OpenFlags};
+use sqlite_wasm_rs::vfs::{transfer::DbTransfer, VfsFilesManager};
+use sqlite_wasm_vfs::sahpool::{install, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
+
+use crate::db::{self, sql_error};
+use crate::error::{Error, ErrorKind, Result};
+use crate::storage::adapter::warn;
+use crate::storage::sqlite::Slot;
+
+/// The database file in a memory's pool.
+const DB_FILE: &str = "/mnemo.db";
+
+thread_local! {
+    /// The memories whose OPFS pool this context installed.
+    static POOLS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The VFS name of memory `name`'s pool.
+fn vfs_name(name: &str) -> String {
+    format!("mnemo-{name}")
+}
+
+/// Installs (or finds) memory `name`'s OPFS pool (the directory
+/// `mnemo/<name>`) and makes sure it holds its file handles. Call under the
+/// lock.
+pub async fn pool(name: &str) -> Result<OpfsSAHPoolUtil> {
+    let cfg = OpfsSAHPoolCfgBuilder::new()
+        .vfs_name(&vfs_name(name))
+        .directory(&format!("mnemo/{name}"))
+        .initial_capacity(4)
+        .build();
+    let util = match install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await {
+        Ok(util) if util.is_paused() => util.resume().await.map(|_| util),
+        other => other,
+    };
+    let util = util.map_err(|e| opfs_error("open", e))?;
+    POOLS.with(|pools| {
+        let mut pools = pools.borrow_mut();
+        if !pools.iter().any(|n| n == name) {
+            pools.push(name.to_string());
+        }
+    });
+    Ok(util)
+}
+
+/// Uninstalls memory `name`'s pool if this context installed it, so its
+/// directory can go. Call under the lock.
+pub async fn forget(name: &str) -> Result<()> {
+    let installed = POOLS.with(|pools| {
+        let mut pools = pools.borrow_mut();
+        let at = pools.iter().position(|n| n == name);
+        at.map(|i| pools.remove(i)).is_some()
+    });
+    if !installed {
+        return Ok(());
+    }
+    let util = pool(name).await?;
+    POOLS.with(|pools| pools.borrow_mut().retain(|n| n != name));
+    // SAFETY: no connection of this pool is open outside the lock (we hold
+    // it, and every holder closes its connection before letting go), and
+    // the pool is not used afterwards: a memory still open on it was told
+    // it is deleted and fails with a clear error.
+    unsafe { util.uninstall() }.map_err(|e| opfs_error("close", e))
+}
+
+/// Opens memory `name`'s database file in its (active) pool.
+fn connection(name: &str, file: &str) -> Result<Connection> {
+    let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+        | OpenFlags::SQLITE_OPEN_CREATE
+        | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+    let conn = Connection::open_with_flags_and_vfs(file, flags, vfs_name(name).as_str())
+        .map_err(sql_error)?;
+    // The pool's files are slots: keeping the journal file (zeroing its
+    // header) saves deleting and re-creating it, and a flush, on every
+    // commit. Still atomic.
+    conn.pragma_update(None, "journal_mode", "PERSIST")
+        .map_err(sql_error)?;
+    // Larger pages mean fewer OPFS writes per commit (each costs about as
+    // much as its bytes); applies to databases created from here on.
+    conn.pragma_update(None, "page_size", 16384)
+        .map_err(sql_error)?;
+    // Only the holder of the Web Lock has this connection open, so SQLite
+    // may keep its file lock and page cache between statements instead of
+    // re-checking the file.
+    conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .map_err(sql_error)?;
+    Ok(conn)
+}
+
+/// Resumes memory `name`'s pool and opens (or creates) its database into
+/// `db`, if `check` passes it; on failure the pool is paused again. Call
+/// under the lock.
+pub async fn load(
+    name: &str,
+    util: &OpfsSAHPoolUtil,
+    db: &Slot,
+    check: impl FnOnce(&Connection) -> Result<()>,
+) -> Result<()> {
+    util.resume().await.map_err(|e| opfs_error("resume", e))?;
+    let opened = connection(name, DB_FILE).and_then(|conn| {
+        check(&conn)?;
+        Ok(conn)
+    });
+    match opened {
+        Ok(conn) => {
+            db.set(conn);
+            Ok(())
+        }
+        Err(e) => {
+            let _ = util.pause();
+            Err(e)
+        }
+    }
+}
+
+/// What to do before the lock goes: close the database and pause the
+/// pool, so the next holder can take the file handles.
+pub fn let_go(name: &str, util: OpfsSAHPoolUtil, db: Slot) -> Box<dyn Fn()> {
+    let name = name.to_string();
+    Box::new(move || {
+        db.take();
+        if let Err(e) = util.pause() {
+            warn(&format!(
+                "mnemo: pausing the OPFS pool of {name} failed: {e}"
+            ));
+        }
+    })
+}
+
+/// Recovers memory `name`'s damaged database: keeps it as the pool file
+/// `/damaged-<stamp>.db` and starts a fresh one with what still reads back.
+/// Returns the salvaged blobs' names and where the damaged file is kept.
+pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
+    let util = pool(name).await?;
+    let outcome = (|| {
+        if !util.contains(DB_FILE).unwrap_or(false) {
+            return Err(Error::new(
+                ErrorKind::NoMatch,
+                format!("there is no OPFS memory {name:?} to recover"),
+            ));
+        }
+        // Opening lets SQLite roll back a hot journal first.
+        let (salvaged, version) = match connection(name, DB_FILE) {
+            Ok(conn) => {
+                db::needs_recovery(&conn)?;
+                (db::salvage(&conn), db::version(&conn).unwrap_or(0))
+            }
+            Err(_) => (Vec::new(), 0),
+        };
+        let _ = util.remove(&format!("{DB_FILE}-journal"));
+        let bytes = util
+            .export_db(DB_FILE)
+            .map_err(|e| opfs_error("reading the damaged database", e))?;
+        let kept = format!("/damaged-{stamp}.db");
+        util.import_db_unchecked(&kept, &bytes)
+            .map_err(|e| opfs_error("keeping the damaged database", e))?;
+        util.remove(DB_FILE)
+            .map_err(|e| opfs_error("moving the damaged database aside", e))?;
+        let conn = connection(name, DB_FILE)?;
+        db::restart(&conn, &salvaged, version + 1)?;
+        drop(conn);
+        Ok((
+            salvaged.iter().map(|c| c.name().to_string()).collect(),
+            format!("OPFS pool mnemo/{name}, file {kept}"),
+        ))
+    })();
+    let paused = util.pause().map_err(|e| opfs_error("pause", e));
+    let recovered = outcome?;
+    paused?;
+    Ok(recovered)
+}
+
+fn opfs_error(what: &str, e: OpfsSAHError) -> Error {
+    let kind = match e {
+        OpfsSAHError::Opfs { .. } | OpfsSAHError::DirectoryInUse(_) | OpfsSAHError::Busy => {
+            ErrorKind::Locked
+        }
+        _ => ErrorKind::Storage,
+    };
+    let hint = if kind == ErrorKind::Locked {
+        " (is this memory open with OPFS by an older mnemo or another program in this origin?)"
+    } else {
+        ""
+    };
+    Error::new(kind, format!("OPFS {what} failed: {e}{hint}"))
+}
