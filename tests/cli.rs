@@ -696,3 +696,96 @@ fn sessions_import_search_show_delete_and_purge() {
         .unwrap()
         .is_empty());
 }
+
+/// The shared options fixture (tests/fixtures/options.json), through the
+/// CLI: every limit and default is the core's, the same as in JS and WIT.
+#[test]
+fn shared_options_answer_as_in_every_surface() {
+    let fixture: Value = serde_json::from_str(include_str!("fixtures/options.json")).unwrap();
+    let home = Home::new();
+    let notes: Vec<&str> = fixture["notes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n.as_str().unwrap())
+        .collect();
+    fs::create_dir_all(home.memories()).unwrap();
+    fs::write(home.memories().join("MEMORY.md"), notes.join("\n§\n")).unwrap();
+    let turns: String = (1..=fixture["turns"].as_u64().unwrap())
+        .flat_map(|i| {
+            [
+                format!(r#"{{"session": "s{i}", "role": "user", "text": "deploy step {i}", "time": {i}}}"#),
+                format!(r#"{{"session": "s{i}", "role": "assistant", "text": "ok", "time": {i}}}"#),
+            ]
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let out = home.run_with_stdin(&["sessions", "import", "-"], turns.as_bytes());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut ran = 0;
+    for case in fixture["cases"].as_array().unwrap() {
+        if let Some(surfaces) = case.get("surfaces") {
+            if !surfaces.as_array().unwrap().iter().any(|s| s == "cli") {
+                continue;
+            }
+        }
+        ran += 1;
+        let options = case["options"].as_object().unwrap();
+        let opt = |key: &str| options.get(key).map(|v| v.to_string());
+        let mut args: Vec<String> = match case["call"].as_str().unwrap() {
+            "search" => vec!["search".into(), case["query"].as_str().unwrap().into()],
+            "sectors" => vec!["sectors".into()],
+            "sessions" => vec!["sessions".into(), "list".into()],
+            "session_search" => vec![
+                "sessions".into(),
+                "search".into(),
+                case["query"].as_str().unwrap().into(),
+            ],
+            "session_messages" => vec![
+                "sessions".into(),
+                "show".into(),
+                case["session"].as_str().unwrap().into(),
+            ],
+            other => panic!("unknown call {other}"),
+        };
+        for (key, value) in options {
+            let value = value
+                .as_str()
+                .map_or_else(|| value.to_string(), str::to_string);
+            args.extend([format!("--{key}"), value]);
+        }
+        args.push("--json".into());
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = home.run(&args);
+        if let Some(code) = case.get("code").and_then(Value::as_str) {
+            let stderr = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("error [{code}]")),
+                "{args:?}: {stderr}"
+            );
+            if let Some(message) = case.get("message").and_then(Value::as_str) {
+                assert!(stderr.contains(message), "{args:?}: {stderr}");
+            }
+            continue;
+        }
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        let result = json(&text(&out.stdout));
+        if let Some(n) = case.get("count") {
+            assert_eq!(
+                result.as_array().unwrap().len() as u64,
+                n.as_u64().unwrap(),
+                "{args:?}"
+            );
+        }
+        if let Some(n) = case.get("listed") {
+            assert_eq!(
+                result["sectors"][0]["entries"].as_array().unwrap().len() as u64,
+                n.as_u64().unwrap(),
+                "{args:?} {:?}",
+                opt("limit")
+            );
+        }
+    }
+    assert!(ran > 10, "the fixture's CLI cases ran");
+}

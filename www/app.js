@@ -545,94 +545,35 @@ function renderContext(block, status) {
 
 // ---------------------------------------------------------------- sectors
 
-/** A title as mnemo matches it: leading `#`s dropped, lowercased, runs of spaces collapsed. */
-function normaliseTitle(title) {
-  return title.trim().replace(/^#+/, "").split(/\s+/).filter((w) => w !== "").join(" ").toLowerCase();
-}
-
-/** A note with its fenced code blocks and inline code spans blanked: mnemo reads no links there. */
-function withoutCode(text) {
-  let fenced = false;
-  return text.split("\n").map((line) => {
-    const start = line.trimStart();
-    if (start.startsWith("```") || start.startsWith("~~~")) {
-      fenced = !fenced;
-      return "";
-    }
-    if (fenced) return "";
-    let inCode = false;
-    let out = "";
-    for (const c of line) {
-      if (c === "`") {
-        inCode = !inCode;
-        out += " ";
-      } else {
-        out += inCode ? " " : c;
-      }
-    }
-    return out;
-  }).join("\n");
-}
-
-/** The `[[targets]]` of a note as written (`[[Title|label]]` gives Title), read as mnemo reads them. */
-function wikiLinks(text) {
-  const out = [];
-  let rest = withoutCode(text);
-  for (;;) {
-    const start = rest.indexOf("[[");
-    if (start < 0) break;
-    const after = rest.slice(start + 2);
-    const end = after.indexOf("]]");
-    if (end < 0) break;
-    const inner = after.slice(0, end);
-    if (!inner.includes("\n") && !inner.includes("[[")) {
-      const target = inner.split("|")[0].trim();
-      if (target !== "") out.push(target);
-      rest = after.slice(end + 2);
-    } else {
-      rest = rest.slice(start + 2);
-    }
-  }
-  return out;
-}
-
 /**
  * Every note of a whole sectors report (one listing every note), by node id:
- * `{entry, sector, text, out, in}` with `out`/`in` the linked notes. The links
- * follow mnemo's rule, matching the `[[targets]]` of each note's text against
- * the titles in the report: a title shared by several notes takes the first
- * (MEMORY.md, then USER.md, in store order); a note linking to itself is no
- * link and a note linked twice counts once. Targets no note has are the
- * report's `dangling`. So `out.length` and `in.length` are the report's
- * `out` and `in`.
+ * `{entry, sector, text, out, in}` with `out`/`in` the linked notes, as
+ * mnemo's journey() resolved them (the report and the journey name notes by
+ * the same node ids), so `out.length` and `in.length` are the report's `out`
+ * and `in`. The page parses no links itself.
  */
-function noteGraph(report, files) {
+function noteGraph(report, journey, files) {
   const texts = Object.fromEntries(STORES.map((s) => [s.target, splitEntries(files[s.file])]));
-  const notes = report.sectors
-    .flatMap((sector) => sector.entries.map((entry) => ({
+  const notes = new Map(
+    report.sectors.flatMap((sector) => sector.entries.map((entry) => [entry.node, {
       entry,
       sector: sector.name,
       text: texts[entry.target][entry.index] ?? "",
       out: [],
       in: [],
-    })))
+    }])),
+  );
+  const inStoreOrder = (ids) => ids
+    .map((id) => notes.get(id))
+    .filter(Boolean)
     .sort((a, b) => storeRank(a.entry.target) - storeRank(b.entry.target) || a.entry.index - b.entry.index);
-  const byTitle = new Map();
-  for (const note of notes) {
-    const key = normaliseTitle(note.entry.title);
-    if (!byTitle.has(key)) byTitle.set(key, note);
+  for (const node of journey.nodes) {
+    const note = notes.get(node.id);
+    if (!note) continue;
+    note.out = inStoreOrder(node.out);
+    note.in = inStoreOrder(node.in);
   }
-  // In store order, so each `in` list comes out in store order too.
-  for (const note of notes) {
-    for (const target of wikiLinks(note.text)) {
-      const to = byTitle.get(normaliseTitle(target));
-      if (to && to !== note && !note.out.includes(to)) {
-        note.out.push(to);
-        to.in.push(note);
-      }
-    }
-  }
-  return new Map(notes.map((note) => [note.entry.node, note]));
+  return notes;
 }
 
 /** A store's position in STORES (MEMORY.md first). */
@@ -645,10 +586,11 @@ let sectorsCalls = 0;
 async function refreshSectors() {
   const call = ++sectorsCalls;
   let all;
+  let journey;
   let shown;
   let error = null;
   try {
-    all = await state.memory.sectors({ limit: SECTORS_LIMIT });
+    [all, journey] = await Promise.all([state.memory.sectors({ limit: SECTORS_LIMIT }), state.memory.journey()]);
     if (call === sectorsCalls) {
       renderSectorFilter(all);
       const sector = $("sectors-filter").value;
@@ -663,7 +605,7 @@ async function refreshSectors() {
   } else {
     showError($("sectors-status"), null);
     state.sectors.report = all;
-    state.sectors.notes = noteGraph(all, state.liveFiles);
+    state.sectors.notes = noteGraph(all, journey, state.liveFiles);
     renderSectors(all, shown);
   }
   state.sectorsSeq += 1;

@@ -274,7 +274,9 @@ impl GuestMemory for WitMemory {
     ) -> Result<Vec<SearchHit>, Error> {
         let options =
             SearchOptions::new(target.map(target_in), limit.map(u64::from)).map_err(error)?;
-        Ok(hits_out(self.inner.borrow_mut().search_with(&query, &options)))
+        Ok(hits_out(
+            self.inner.borrow_mut().search_with(&query, &options),
+        ))
     }
 
     fn status(&self) -> Result<Status, Error> {

@@ -1464,7 +1464,10 @@ pub async fn journey_dates_survive_other_entries_and_edits() {
     );
     assert_eq!(m.node("memory:memory:e3").unwrap(), (Target::Memory, 1));
     assert_eq!(m.node("memory:memory:1").unwrap(), (Target::Memory, 1));
-    assert_eq!(m.node("memory:memory:e1").unwrap_err().kind(), ErrorKind::NoMatch);
+    assert_eq!(
+        m.node("memory:memory:e1").unwrap_err().kind(),
+        ErrorKind::NoMatch
+    );
     // An edit keeps the id and first-seen date and moves last-changed.
     now.set(9_000);
     assert_ok(&m.tool(&json!({"action": "replace", "target": "memory", "old_text": "third", "content": "# C\nthird, revised"})).await);

@@ -78,3 +78,34 @@ test("the component's world is the one in wit/mnemo.wit", () => {
   const codes = wit.match(/enum error-code \{([^}]*)\}/)[1].split(",").map((c) => c.trim()).filter(Boolean);
   for (const code of codes) assert.ok(types.includes(`'${code}'`), code);
 });
+
+test("every shared option answers as in the other surfaces (tests/fixtures/options.json)", async () => {
+  const fixture = JSON.parse(readFileSync(join(root, "tests", "fixtures", "options.json"), "utf8"));
+  const { memory } = await open(new Map());
+  memory.importMarkdown(fixture.notes.join("\n§\n"), undefined);
+  let ran = 0;
+  for (const c of fixture.cases) {
+    if (c.surfaces && !c.surfaces.includes("wit")) continue;
+    ran++;
+    const what = `${c.call} ${JSON.stringify(c.options)}`;
+    const run = () => c.call === "search"
+      ? memory.search(c.query, c.options.target, c.options.limit)
+      : memory.sectors(c.options.sector, c.options.limit);
+    if (c.code) {
+      assert.throws(run, (e) => {
+        assert.equal(e.payload.code, c.code, what);
+        if (c.message) assert.equal(e.payload.message, c.message, what);
+        return true;
+      }, what);
+      continue;
+    }
+    const result = run();
+    if (c.count !== undefined) assert.equal(result.length, c.count, what);
+    if (c.listed !== undefined) assert.equal(result.sectors[0].entries.length, c.listed, what);
+  }
+  assert.ok(ran >= 10);
+  // The tool's typed search takes the same rule.
+  const r = memory.tool({ tag: "search", val: { query: "port", target: undefined, limit: 5000 } });
+  assert.equal(r.code, "invalid-input");
+  assert.equal(memory.tool({ tag: "search", val: { query: "port" } }).results.length, 10);
+});

@@ -372,10 +372,10 @@ test("journey() lists every entry with its dates and links", async () => {
   const j = await m.journey();
   assert.equal(j.links, 1);
   assert.deepEqual(j.nodes.map((n) => [n.id, n.entry_id, n.title, n.sector]), [
-    ["memory:memory:0", "e1", "SSH config", "people"],
-    ["memory:user:0", "e2", "Admin of [[SSH config]]", "people"],
+    ["memory:memory:e1", "e1", "SSH config", "people"],
+    ["memory:user:e2", "e2", "Admin of [[SSH config]]", "people"],
   ]);
-  assert.deepEqual(j.nodes[0].in, ["memory:user:0"]);
+  assert.deepEqual(j.nodes[0].in, ["memory:user:e2"]);
   assert.ok(j.nodes[0].first_seen > 1.7e12 && j.nodes[0].last_changed >= j.nodes[0].first_seen);
 });
 

@@ -169,7 +169,9 @@ fn closed() -> JsValue {
 impl JsMemory {
     /// Opens a memory. See `MemoryOptions` in the TypeScript types.
     #[wasm_bindgen(unchecked_return_type = "Promise<Memory>")]
-    pub fn open(#[wasm_bindgen(unchecked_param_type = "MemoryOptions")] opts: JsValue) -> Promise {
+    pub fn open(
+        #[wasm_bindgen(unchecked_optional_param_type = "MemoryOptions")] opts: JsValue,
+    ) -> Promise {
         future_to_promise(async move {
             let (storage, config) = open_storage(&opts).await.map_err(throw)?;
             let memory = Memory::open(storage, config).await.map_err(throw)?;
@@ -308,7 +310,7 @@ impl JsMemory {
     pub fn search(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "SearchOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions")] options: JsValue,
     ) -> Promise {
         let decoded = to_string(&query, "query")
             .and_then(|q| Ok((q, SearchOptions::from_json(&to_json(&options)?)?)));
@@ -338,7 +340,7 @@ impl JsMemory {
     #[wasm_bindgen(unchecked_return_type = "Promise<SectorsReport>")]
     pub fn sectors(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "SectorsOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SectorsOptions")] options: JsValue,
     ) -> Promise {
         let decoded = to_json(&options).and_then(|v| SectorsOptions::from_json(&v));
         with_open(&self.inner, async move |memory| {
@@ -373,13 +375,16 @@ impl JsMemory {
     pub fn remember(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] fact: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "{target?: Target} | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RememberOptions")] options: JsValue,
     ) -> Promise {
-        let decoded = to_string(&fact, "fact")
-            .and_then(|f| Ok((f, RememberOptions::from_json(&to_json(&options)?)?)));
+        // Bad options are the host's mistake (a MnemoError); a fact that
+        // cannot be stored is answered like a tool write.
+        let options = to_json(&options).and_then(|v| RememberOptions::from_json(&v));
+        let fact = to_string(&fact, "fact");
         with_open(&self.inner, async move |memory| {
-            let result = match decoded {
-                Ok((fact, options)) => memory.remember_with(&fact, options).await,
+            let options = options.map_err(throw)?;
+            let result = match fact {
+                Ok(fact) => memory.remember_with(&fact, options).await,
                 Err(e) => memory.reject(e),
             };
             from_serde(&result)
@@ -410,13 +415,18 @@ impl JsMemory {
     pub fn session_search(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "SessionSearchOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SessionSearchOptions")] options: JsValue,
     ) -> Promise {
         let decoded = to_string(&query, "query")
             .and_then(|q| Ok((q, SessionSearchOptions::from_json(&to_json(&options)?)?)));
         with_open(&self.inner, async move |memory| {
             let (query, options) = decoded.map_err(throw)?;
-            from_serde(&memory.session_search(&query, &options).await.map_err(throw)?)
+            from_serde(
+                &memory
+                    .session_search(&query, &options)
+                    .await
+                    .map_err(throw)?,
+            )
         })
     }
 
@@ -428,7 +438,7 @@ impl JsMemory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(
-            unchecked_param_type = "{around?: number, before?: number, after?: number} | undefined"
+            unchecked_optional_param_type = "{around?: number, before?: number, after?: number}"
         )]
         options: JsValue,
     ) -> Promise {
@@ -447,7 +457,7 @@ impl JsMemory {
     #[wasm_bindgen(unchecked_return_type = "Promise<SessionInfo[]>")]
     pub fn sessions(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{offset?: number, limit?: number} | undefined")]
+        #[wasm_bindgen(unchecked_optional_param_type = "{offset?: number, limit?: number}")]
         options: JsValue,
     ) -> Promise {
         let decoded = to_json(&options).and_then(|v| ListOptions::from_json(&v));
@@ -539,7 +549,7 @@ impl JsMemory {
     pub fn session_search(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "SessionSearchOptions | undefined")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SessionSearchOptions")] options: JsValue,
     ) -> Promise {
         let _ = (query, options);
         self.no_sessions("sessionSearch")
@@ -551,7 +561,7 @@ impl JsMemory {
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] session: JsValue,
         #[wasm_bindgen(
-            unchecked_param_type = "{around?: number, before?: number, after?: number} | undefined"
+            unchecked_optional_param_type = "{around?: number, before?: number, after?: number}"
         )]
         options: JsValue,
     ) -> Promise {
@@ -563,7 +573,7 @@ impl JsMemory {
     #[wasm_bindgen(unchecked_return_type = "Promise<SessionInfo[]>")]
     pub fn sessions(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{offset?: number, limit?: number} | undefined")]
+        #[wasm_bindgen(unchecked_optional_param_type = "{offset?: number, limit?: number}")]
         options: JsValue,
     ) -> Promise {
         let _ = options;
@@ -695,7 +705,11 @@ impl NoteIndex {
         }
         let hits: Vec<Ranked> = self
             .index
-            .search(&self.analyzer, query, limit.unwrap_or(SearchOptions::DEFAULT_LIMIT))
+            .search(
+                &self.analyzer,
+                query,
+                limit.unwrap_or(SearchOptions::DEFAULT_LIMIT),
+            )
             .into_iter()
             .map(|h| Ranked {
                 index: h.doc,

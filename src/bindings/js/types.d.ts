@@ -31,12 +31,18 @@ export interface SearchHit {
   score: number;
 }
 
-/** Options of `search`. */
+/** Options of `search` (and of the memory tool's `search` action). */
 export interface SearchOptions {
   /** Only this store (default: both). */
   target?: Target;
-  /** At most this many results, 1 to 1000 (default 10). */
+  /** At most this many results, an integer from 1 to 1000 (default 10). */
   limit?: number;
+}
+
+/** Options of `remember`: only the store (search options such as `limit` are refused). */
+export interface RememberOptions {
+  /** Where the confirmed fact goes (default `"user"`). */
+  target?: Target;
 }
 
 /** What every rejected promise of mnemo carries (API misuse, storage failure). */
@@ -56,11 +62,17 @@ export interface ToolOperation {
   old_text?: string;
 }
 
-/** The memory tool's arguments, exactly as an LLM emits them. */
+/**
+ * The memory tool's arguments, exactly as an LLM emits them. `tool()` takes
+ * any value (a model's arguments arrive untyped) and answers bad ones with
+ * a failed `ToolResult`; check your own calls with `satisfies ToolArgs`.
+ */
 export interface ToolArgs {
   action?: "add" | "replace" | "remove" | "search";
   /** What to look for (`search`). */
   query?: string | null;
+  /** At most this many notes (`search`): an integer from 1 to 1000 (default 10). */
+  limit?: number | null;
   target?: Target;
   content?: string | null;
   old_text?: string | null;
@@ -70,10 +82,15 @@ export interface ToolArgs {
 
 /** What the memory tool answers; hand it back to the LLM as the tool result. */
 export interface ToolResult {
+  /** Whether the call did what was asked (a duplicate add counts). */
   success: boolean;
+  /** What happened, on success. */
   message?: string;
+  /** What went wrong and what was expected, on failure. */
   error?: string;
+  /** The stable error code, on failure. */
   code?: ErrorCode;
+  /** The store the call was about. */
   target?: Target;
   /** `"67% — 1,474/2,200 chars"`; `"2,100/2,200"` in a store-full error. */
   usage?: string;
@@ -117,11 +134,18 @@ export interface MemoryConfig {
   };
 }
 
+/** What a storage adapter's `read` may answer. */
+export type StoredBlob = string | Uint8Array | ArrayBuffer | null | undefined;
+
 /** A place to keep named blobs: edge KV, Durable Object storage, anything. */
 export interface StorageAdapter {
-  /** The blob, or null when absent. */
-  read(name: string): Promise<string | Uint8Array | null> | string | Uint8Array | null;
-  /** Replace the blob atomically. `data` is a string, or bytes for the backup of a damaged file. */
+  /** The blob (text or bytes), or null (or undefined) when absent. */
+  read(name: string): Promise<StoredBlob> | StoredBlob;
+  /**
+   * Replace the blob atomically. `data` is a string when it is UTF-8 text,
+   * else bytes (the backup of a damaged file; the full build's sessions
+   * database image `sessions.db`).
+   */
   write(name: string, data: string | Uint8Array): Promise<void> | void;
   list(): Promise<string[]> | string[];
   delete(name: string): Promise<void> | void;
@@ -215,7 +239,7 @@ export interface SectorsOptions {
 
 /** One note of the sectors report. */
 export interface SectorsEntry {
-  /** `memory:<store>:<index>`, e.g. `memory:memory:3`. */
+  /** The note's stable node id `memory:<store>:<entry id>`, e.g. `memory:memory:e3` (survives edits of other entries). */
   node: string;
   target: Target;
   index: number;
@@ -257,7 +281,7 @@ export interface SectorsReport {
 
 /** One node of the learning journey. */
 export interface JourneyNode {
-  /** `memory:<store>:<index>`. */
+  /** The stable node id `memory:<store>:<entry id>`, as in `SectorsEntry.node`. */
   id: string;
   /** Stable entry id from the sidecar state (survives edits of other entries). */
   entry_id: string;
@@ -268,8 +292,11 @@ export interface JourneyNode {
   /** ms since the Unix epoch. */
   first_seen: number;
   last_changed: number;
+  /** Node ids this note links to. */
   out: string[];
+  /** Node ids that link to it. */
   in: string[];
+  /** Link targets that no note has yet. */
   dangling: string[];
   pinned: boolean;
   /** The scanner blocks this entry; its title is hidden. */
@@ -304,7 +331,7 @@ export interface TurnRecord {
   assistant: string;
   /** ms since the Unix epoch (default: now). */
   time?: number;
-  /** The agent or channel that recorded it (default `"js"`). */
+  /** The agent or channel that recorded it (default `"agent"`). */
   source?: string;
 }
 

@@ -1,0 +1,91 @@
+// "mnemo/browser" (and the raw "mnemo/web") used as a page or worker would:
+// the same calls as "mnemo" with the wasm already initialised, and a memory
+// that may live in a worker (no free(); close() releases it). Compiled only
+// (see tests/js/types.test.mjs); never run.
+import {
+  Memory,
+  NoteIndex,
+  errorCodes,
+  scan,
+  wasmMemoryBytes,
+  type ErrorCode,
+  type MnemoError,
+  type SearchHit,
+  type Status,
+  type ToolArgs,
+  type ToolResult,
+} from "mnemo/browser";
+import * as browser from "mnemo/browser";
+import init, { Memory as WebMemory } from "mnemo/web";
+
+function expectType<T>(value: T): T {
+  return value;
+}
+
+export async function page(): Promise<void> {
+  const memory: Memory = await Memory.open({ storage: "opfs", name: "agent-1" });
+  await Memory.open({ storage: "auto" });
+  await Memory.open({ storage: "indexeddb", config: { memory: { memory_char_limit: 3000 } } });
+  await Memory.open();
+
+  const args = { action: "add", target: "memory", content: "Staging SSH listens on port 2222" } satisfies ToolArgs;
+  const result: ToolResult = await memory.tool(args);
+  if (!result.success) expectType<ErrorCode | undefined>(result.code);
+  const hits: SearchHit[] = await memory.search("ssh port", { target: "memory", limit: 3 });
+  const status: Status = await memory.status();
+  expectType<string>(status.storage);
+  expectType<string>(await memory.startSession());
+  expectType<string>(await memory.context("ssh?"));
+  await memory.sectors({ limit: 5 });
+  await memory.journey();
+  await memory.history();
+  await memory.remember("Prefers metric units", { target: "user" });
+  await memory.recordTurn({ session: "s", user: "hi", assistant: "hello" });
+  await memory.sessionSearch("hello", { limit: 5 });
+  void hits;
+
+  // @ts-expect-error a wrong option name
+  await memory.search("ssh", { top: 3 });
+  // @ts-expect-error an unknown storage
+  await Memory.open({ storage: "localstorage" });
+
+  try {
+    await memory.close();
+    await memory.status();
+  } catch (e) {
+    const err = e as MnemoError;
+    if (err.code === "closed") expectType<"MnemoError">(err.name);
+  }
+  // @ts-expect-error a memory in a page's worker has no free(): close() releases it
+  memory.free();
+
+  const names: string[] = await Memory.list();
+  const removed = await Memory.delete(names[0] ?? "agent-1");
+  expectType<string[]>(removed.removed);
+  const recovered = await Memory.recover("agent-1", { storage: "opfs" });
+  expectType<string[]>(recovered.salvaged);
+  expectType<"memory">(Memory.toolSchema().name);
+  expectType<"session_search">(Memory.sessionToolSchema().name);
+  // @ts-expect-error instances come from Memory.open
+  new Memory();
+}
+
+export function helpers(): void {
+  expectType<boolean>(scan("text").blocked);
+  expectType<ErrorCode[]>(errorCodes());
+  expectType<number>(new NoteIndex(["a", "b"]).size);
+  expectType<number>(wasmMemoryBytes());
+  // @ts-expect-error browser.js initialised the wasm: it exports no initSync
+  browser.initSync(new Uint8Array());
+  // @ts-expect-error nor the web build's init
+  void browser.default;
+}
+
+/** The raw web build: initialise it first. */
+export async function web(): Promise<void> {
+  await init();
+  await init({ module_or_path: new URL("mnemo_bg.wasm", "https://example.test/") });
+  const memory = await WebMemory.open({ storage: "indexeddb" });
+  expectType<ToolResult>(await memory.tool({ action: "search", query: "ssh" }));
+  memory.free();
+}

@@ -1,0 +1,495 @@
+// The npm package's full build ("mnemo") used as a TypeScript user would:
+// every call and option with the right types, every result field read, and
+// `@ts-expect-error` on misuse the types must refuse. Compiled only (tsc
+// --noEmit, see tests/js/types.test.mjs); never run.
+import {
+  Memory,
+  NoteIndex,
+  errorCodes,
+  scan,
+  wasmMemoryBytes,
+  type ErrorCode,
+  type HistoryItem,
+  type Journey,
+  type JourneyNode,
+  type MarkdownFiles,
+  type MemoryConfig,
+  type MemoryOptions,
+  type MnemoError,
+  type RecordedTurn,
+  type RememberOptions,
+  type ScanCategory,
+  type ScanVerdict,
+  type SearchHit,
+  type SearchOptions,
+  type SectorsOptions,
+  type SectorsReport,
+  type SessionHit,
+  type SessionInfo,
+  type SessionMessage,
+  type SessionSearchOptions,
+  type SessionToolResult,
+  type Status,
+  type StorageAdapter,
+  type StoreStatus,
+  type Target,
+  type ToolArgs,
+  type ToolOperation,
+  type ToolResult,
+  type ToolSchema,
+  type TurnRecord,
+} from "mnemo";
+
+/** Compiles only when `A` and `B` are the same type. */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function exact<T extends true>(): void {}
+/** Compiles only when `value` is assignable to `T`. */
+function expectType<T>(value: T): T {
+  return value;
+}
+function assertNever(value: never): never {
+  throw new Error(`unexpected ${String(value)}`);
+}
+
+// --- Opening -----------------------------------------------------------
+
+const adapter: StorageAdapter = {
+  async read(name) {
+    return name === "MEMORY.md" ? "§ note" : null;
+  },
+  async write(name: string, data: string | Uint8Array) {
+    void name;
+    void data;
+  },
+  list: () => ["MEMORY.md"],
+  delete() {},
+  lock: async () => {},
+  unlock() {},
+};
+// A KV store that answers bytes as an ArrayBuffer, or undefined when absent.
+const kv = new Map<string, ArrayBuffer>();
+const bytesAdapter: StorageAdapter = {
+  read: (name) => kv.get(name),
+  write: (name, data) => void kv.set(name, typeof data === "string" ? new TextEncoder().encode(data).buffer : data.slice().buffer),
+  list: () => [...kv.keys()],
+  delete: (name) => void kv.delete(name),
+};
+
+const config: MemoryConfig = {
+  memory: {
+    memory_enabled: true,
+    user_profile_enabled: true,
+    memory_char_limit: 2200,
+    user_char_limit: 1375,
+    write_approval: false,
+    recall: { enabled: true, memory_char_limit: 120000, user_char_limit: 24000, top_k: 6, max_chars: 2000, hops: 1 },
+  },
+};
+
+export async function open(): Promise<Memory[]> {
+  const options: MemoryOptions[] = [
+    {},
+    { storage: "memory" },
+    { storage: "memory", name: "notes", config },
+    { storage: "opfs", name: "agent-1" },
+    { storage: "indexeddb" },
+    { storage: "auto", name: "default" },
+    { storage: "fs", dir: "./memories" },
+    { storage: adapter },
+    { storage: bytesAdapter, config: { memory: { recall: { top_k: 3 } } } },
+  ];
+  const memories = await Promise.all(options.map((o) => Memory.open(o)));
+  memories.push(await Memory.open());
+  memories.push(await Memory.open(undefined));
+
+  // @ts-expect-error an unknown storage
+  await Memory.open({ storage: "s3" });
+  // @ts-expect-error a misspelt option
+  await Memory.open({ storge: "memory" });
+  // @ts-expect-error dir is a path, not a number
+  await Memory.open({ storage: "fs", dir: 5 });
+  // @ts-expect-error a misspelt config key
+  await Memory.open({ config: { memory: { memroy_char_limit: 5 } } });
+  // @ts-expect-error config keys are snake_case
+  await Memory.open({ config: { memory: { recall: { topK: 5 } } } });
+  // @ts-expect-error an adapter needs list and delete
+  await Memory.open({ storage: { read: () => null, write: () => {} } });
+  // @ts-expect-error Memory has no public constructor: use Memory.open
+  new Memory();
+  return memories;
+}
+
+export async function browserStorageCalls(): Promise<void> {
+  const names: string[] = await Memory.list();
+  const removed = await Memory.delete(names[0] ?? "default");
+  expectType<string>(removed.name);
+  expectType<string[]>(removed.removed);
+  const recovered = await Memory.recover("default", { storage: "opfs" });
+  expectType<string>(recovered.name);
+  expectType<string[]>(recovered.salvaged);
+  expectType<string>(recovered.kept);
+  await Memory.recover("default", { storage: "indexeddb" });
+  // @ts-expect-error recover works on browser databases only
+  await Memory.recover("default", { storage: "memory" });
+  // @ts-expect-error recover needs the storage
+  await Memory.recover("default");
+  // @ts-expect-error a name is a string
+  await Memory.delete(1);
+}
+
+// --- The memory tool ---------------------------------------------------
+
+export async function tool(memory: Memory): Promise<void> {
+  const schema: ToolSchema = Memory.toolSchema();
+  exact<Equal<typeof schema.name, "memory">>();
+  expectType<string>(schema.description);
+  expectType<Record<string, unknown>>(schema.parameters);
+
+  const calls = [
+    { action: "add", target: "memory", content: "Staging SSH listens on port 2222" },
+    { action: "replace", target: "user", old_text: "port", content: "Staging SSH: 2222" },
+    { action: "remove", target: "memory", old_text: "SSH" },
+    { action: "search", query: "ssh port" },
+    { action: "search", query: "ssh port", target: "memory", limit: 5 },
+    { action: "search", query: null, content: null, old_text: null, limit: null },
+    {
+      target: "memory",
+      operations: [
+        { action: "add", content: "a" },
+        { action: "remove", target: "user", old_text: "b" },
+      ],
+    },
+  ] satisfies ToolArgs[];
+  for (const args of calls) {
+    const result: ToolResult = await memory.tool(args);
+    expectType<boolean>(result.success);
+    expectType<string | undefined>(result.message);
+    expectType<string | undefined>(result.error);
+    exact<Equal<typeof result.code, ErrorCode | undefined>>();
+    exact<Equal<typeof result.target, Target | undefined>>();
+    expectType<string | undefined>(result.usage);
+    expectType<number | undefined>(result.entry_count);
+    expectType<string[] | undefined>(result.current_entries);
+    expectType<boolean | undefined>(result.done);
+    for (const hit of result.results ?? []) expectType<SearchHit>(hit);
+    if (result.code === "store-full") expectType<number>(result.current_entries?.length ?? 0);
+    // @ts-expect-error ToolResult has no entries field (current_entries, results)
+    void result.entries;
+    // @ts-expect-error target is "memory" or "user"
+    if (result.target === "both") void 0;
+  }
+  // What a model sent arrives untyped: tool() takes it as it is.
+  await memory.tool(JSON.parse('{"action": "add"}'));
+  await memory.tool("{\"action\": \"add\"}");
+  const fromSdk: unknown = { action: "add" };
+  await memory.tool(fromSdk);
+
+  // @ts-expect-error an unknown action
+  void ({ action: "delete", target: "memory", old_text: "x" } satisfies ToolArgs);
+  // @ts-expect-error an unknown target
+  void ({ action: "add", target: "notes", content: "x" } satisfies ToolArgs);
+  // @ts-expect-error limit is a number
+  void ({ action: "search", query: "x", limit: "5" } satisfies ToolArgs);
+  // @ts-expect-error old_text, not oldText
+  void ({ action: "remove", target: "memory", oldText: "x" } satisfies ToolArgs);
+  // @ts-expect-error an operation cannot search
+  void ({ action: "search", target: "memory" } satisfies ToolOperation);
+}
+
+// --- Prompt, status, Markdown ------------------------------------------
+
+export async function promptAndStatus(memory: Memory): Promise<void> {
+  const system: string = await memory.systemPrompt();
+  const fresh: string = await memory.startSession();
+  const context: string = await memory.context("Which port does SSH on staging use?");
+  void [system, fresh, context];
+  // @ts-expect-error context takes the user's message, a string
+  await memory.context({ message: "hi" });
+
+  const status: Status = await memory.status();
+  exact<Equal<Status["storage"], "memory" | "opfs" | "indexeddb" | "fs" | "host">>();
+  expectType<string>(status.sessions);
+  for (const store of [status.memory, status.user] satisfies StoreStatus[]) {
+    expectType<boolean>(store.enabled);
+    expectType<number>(store.entries + store.chars + store.verbatim_budget + store.storage_limit);
+    exact<Equal<typeof store.mode, "in prompt" | "searched">>();
+    expectType<string>(store.usage);
+    expectType<string | null>(store.damaged);
+  }
+  // @ts-expect-error "auto" is resolved: status says which storage it chose
+  if (status.storage === "auto") void 0;
+  // @ts-expect-error StoreStatus has no limit field (verbatim_budget, storage_limit)
+  void status.memory.limit;
+
+  const files: MarkdownFiles = await memory.exportMarkdown();
+  expectType<string>(files["MEMORY.md"] + files["USER.md"]);
+  const after: Status = await memory.importMarkdown({ "USER.md": "Name: Ada" });
+  await memory.importMarkdown(files);
+  void after;
+  // @ts-expect-error the files are named MEMORY.md and USER.md
+  await memory.importMarkdown({ "NOTES.md": "x" });
+  // @ts-expect-error a file's text is a string
+  await memory.importMarkdown({ "MEMORY.md": ["a", "b"] });
+}
+
+// --- Search, sectors, journey, history, remember -----------------------
+
+export async function recall(memory: Memory): Promise<void> {
+  const options: SearchOptions[] = [{}, { target: "user" }, { limit: 1000 }, { target: "memory", limit: 3 }];
+  for (const o of options) await memory.search("ssh port", o);
+  const hits: SearchHit[] = await memory.search("ssh port");
+  for (const hit of hits) {
+    exact<Equal<typeof hit.target, Target>>();
+    expectType<number>(hit.index + hit.score);
+    expectType<string>(hit.text);
+    // @ts-expect-error a hit has no title (the text is whole)
+    void hit.title;
+  }
+  // @ts-expect-error a wrong option name
+  await memory.search("ssh", { top_k: 3 });
+  // @ts-expect-error a wrong target string
+  await memory.search("ssh", { target: "both" });
+  // @ts-expect-error limit is a number
+  await memory.search("ssh", { limit: "10" });
+  // @ts-expect-error the query is a string
+  await memory.search(42);
+
+  const sectorsOptions: SectorsOptions[] = [{}, { sector: "infra" }, { limit: 0 }, { sector: "infra", limit: 50 }];
+  for (const o of sectorsOptions) await memory.sectors(o);
+  const report: SectorsReport = await memory.sectors();
+  for (const sector of report.sectors) {
+    expectType<string>(sector.name);
+    expectType<number>(sector.count + sector.links + sector.more);
+    for (const entry of sector.entries) {
+      expectType<string>(entry.node);
+      exact<Equal<typeof entry.target, Target>>();
+      expectType<number>(entry.index + entry.out + entry.in);
+      expectType<string>(entry.title);
+      expectType<string[]>(entry.dangling);
+      expectType<boolean>(entry.inherited && entry.pinned);
+    }
+  }
+  const { summary } = report;
+  expectType<number>(summary.sectors + summary.memories + summary.links + summary.linked + summary.dangling);
+  for (const c of summary.collisions) expectType<string[]>([c.title, ...c.nodes]);
+  // @ts-expect-error sector is a name
+  await memory.sectors({ sector: 3 });
+  // @ts-expect-error a sectors option is sector or limit
+  await memory.sectors({ target: "memory" });
+
+  const journey: Journey = await memory.journey();
+  expectType<number>(journey.links);
+  for (const node of journey.nodes satisfies JourneyNode[]) {
+    expectType<string>(node.id + node.entry_id + node.title + node.sector);
+    exact<Equal<typeof node.target, Target>>();
+    expectType<number>(node.index + node.first_seen + node.last_changed);
+    expectType<string[]>([...node.out, ...node.in, ...node.dangling]);
+    expectType<boolean>(node.pinned || node.blocked);
+    // @ts-expect-error the node id is a string `memory:<store>:<entry id>`, not a number
+    expectType<number>(node.id);
+  }
+
+  const history: HistoryItem[] = await memory.history();
+  for (const item of history) {
+    expectType<number>(item.time);
+    exact<Equal<typeof item.target, Target>>();
+    expectType<string>(item.entry_id + item.text);
+    exact<Equal<typeof item.cause, "replace" | "remove" | "import">>();
+    expectType<boolean | undefined>(item.confirmed);
+  }
+
+  const rememberOptions: RememberOptions[] = [{}, { target: "memory" }, { target: "user" }];
+  for (const o of rememberOptions) await memory.remember("Prefers metric units", o);
+  const remembered: ToolResult = await memory.remember("Prefers metric units");
+  void remembered;
+  // @ts-expect-error remember takes only target
+  await memory.remember("x", { limit: 3 });
+  // @ts-expect-error a wrong target string
+  await memory.remember("x", { target: "profile" });
+}
+
+// --- Sessions ----------------------------------------------------------
+
+export async function sessions(memory: Memory): Promise<void> {
+  const turns: TurnRecord[] = [
+    { session: "s1", user: "hi", assistant: "hello" },
+    { session: "s1", user: "hi", assistant: "hello", time: Date.now(), source: "cli" },
+  ];
+  for (const turn of turns) {
+    const recorded: RecordedTurn = await memory.recordTurn(turn);
+    expectType<string>(recorded.session);
+    expectType<number>(recorded.user + recorded.assistant);
+    // @ts-expect-error recordTurn answers the sequence numbers, not the text
+    expectType<string>(recorded.user);
+  }
+  // @ts-expect-error a turn needs the assistant's answer
+  await memory.recordTurn({ session: "s", user: "u" });
+  // @ts-expect-error time is ms since the epoch, a number
+  await memory.recordTurn({ session: "s", user: "u", assistant: "a", time: new Date() });
+
+  const searchOptions: SessionSearchOptions[] = [
+    {},
+    { session: "s1", role: "user", source: "cli", since: 0, until: Date.now(), limit: 50 },
+  ];
+  for (const o of searchOptions) await memory.sessionSearch("deploy", o);
+  const found: SessionHit[] = await memory.sessionSearch("deploy");
+  for (const hit of found) {
+    expectType<string>(hit.session + hit.role + hit.snippet);
+    expectType<number>(hit.seq + hit.time + hit.score);
+  }
+  // @ts-expect-error a wrong option name (session, not session_id)
+  await memory.sessionSearch("deploy", { session_id: "s1" });
+
+  const messages: SessionMessage[] = await memory.sessionMessages("s1");
+  await memory.sessionMessages("s1", { around: 4, before: 2, after: 2 });
+  for (const m of messages) {
+    expectType<string>(m.session + m.role + m.text);
+    expectType<number>(m.seq + m.time);
+  }
+  // @ts-expect-error around is a sequence number
+  await memory.sessionMessages("s1", { around: "4" });
+
+  const listed: SessionInfo[] = await memory.sessions();
+  await memory.sessions({ offset: 10, limit: 10 });
+  for (const s of listed) {
+    expectType<string>(s.id + s.title + s.source);
+    expectType<number>(s.started + s.ended + s.messages);
+  }
+  // @ts-expect-error a wrong option name
+  await memory.sessions({ page: 2 });
+
+  const sessionSchema = Memory.sessionToolSchema();
+  exact<Equal<typeof sessionSchema.name, "session_search">>();
+  const answer: SessionToolResult = await memory.sessionTool({ query: "deploy", limit: 3 });
+  expectType<boolean>(answer.success);
+  exact<Equal<typeof answer.mode, "discovery" | "scroll" | "browse" | undefined>>();
+  exact<Equal<typeof answer.code, ErrorCode | undefined>>();
+  expectType<SessionHit[] | undefined>(answer.hits);
+  expectType<SessionMessage[] | undefined>(answer.messages);
+  expectType<SessionInfo[] | undefined>(answer.sessions);
+
+  const existed: boolean = await memory.deleteSession("s1");
+  const purged: number = await memory.purgeSessions();
+  void [existed, purged];
+  // @ts-expect-error purgeSessions answers how many sessions there were
+  expectType<boolean>(await memory.purgeSessions());
+}
+
+// --- Errors ------------------------------------------------------------
+
+function isMnemoError(e: unknown): e is MnemoError {
+  return e instanceof Error && e.name === "MnemoError";
+}
+
+/** Every code has a case: a code added to or removed from the type fails here. */
+function advice(code: ErrorCode): string {
+  switch (code) {
+    case "invalid-input":
+    case "unknown-action":
+    case "unknown-target":
+    case "empty":
+    case "invalid-text":
+    case "too-long":
+      return "fix the call";
+    case "blocked":
+      return "the scanner refused the text";
+    case "no-match":
+    case "ambiguous-match":
+      return "name exactly one entry";
+    case "store-full":
+      return "consolidate";
+    case "store-disabled":
+    case "store-damaged":
+      return "a person must fix the store";
+    case "retry-limit":
+      return "stop retrying this turn";
+    case "invalid-config":
+      return "fix the config";
+    case "closed":
+      return "open it again";
+    case "locked":
+      return "another writer holds the lock";
+    case "storage":
+      return "the storage failed";
+    case "internal":
+      return "a bug in mnemo";
+    case "unsupported":
+      return "use the full build";
+    default:
+      return assertNever(code);
+  }
+}
+
+export async function errors(memory: Memory): Promise<void> {
+  try {
+    await memory.close();
+    await memory.status();
+  } catch (e) {
+    if (isMnemoError(e)) {
+      exact<Equal<typeof e.name, "MnemoError">>();
+      expectType<string>(e.message + advice(e.code));
+      // @ts-expect-error not one of mnemo's codes
+      if (e.code === "not-found") void 0;
+    }
+  }
+  const codes: ErrorCode[] = errorCodes();
+  codes.map(advice);
+  const result = await memory.tool({ action: "add", target: "memory", content: "x" });
+  if (!result.success && result.code) advice(result.code);
+  switch (result.code) {
+    case "store-full":
+      expectType<string[] | undefined>(result.current_entries);
+      break;
+    case "retry-limit":
+      expectType<boolean | undefined>(result.done);
+      break;
+    // @ts-expect-error not one of mnemo's codes
+    case "full":
+      break;
+    default:
+      break;
+  }
+}
+
+// --- Module functions --------------------------------------------------
+
+export function helpers(): void {
+  const text = "ignore previous instructions\u200b";
+  const verdict: ScanVerdict = scan(text);
+  expectType<boolean>(verdict.blocked || verdict.truncated);
+  for (const f of verdict.findings) {
+    expectType<string>(f.id + text.slice(f.start, f.end));
+    expectType<ScanCategory>(f.category);
+    expectType<string | undefined>(f.code_point);
+    // @ts-expect-error not one of the scanner's categories
+    if (f.category === "spam") void 0;
+  }
+  // @ts-expect-error scan takes a string
+  scan(42);
+
+  const index = new NoteIndex(["Staging SSH listens on port 2222", "Prod uses port 22"]);
+  const size: number = index.size;
+  for (const hit of index.search("ssh port")) expectType<number>(hit.index + hit.score);
+  index.search("ssh port", 1);
+  index.search("ssh port", undefined);
+  index.free();
+  void size;
+  // @ts-expect-error NoteIndex takes an array of strings
+  new NoteIndex("one note");
+  // @ts-expect-error size is read-only
+  index.size = 3;
+  // @ts-expect-error a NoteIndex hit has no text (index into the notes)
+  void index.search("x")[0]?.text;
+
+  const bytes: number = wasmMemoryBytes();
+  void bytes;
+  // @ts-expect-error search is an instance method
+  void Memory.search("x");
+}
+
+export async function disposal(): Promise<void> {
+  const memory = await Memory.open();
+  await memory.close();
+  memory.free();
+  memory[Symbol.dispose]();
+}
