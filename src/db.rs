@@ -50,6 +50,32 @@ pub fn sql_error(e: rusqlite::Error) -> Error {
     }
 }
 
+/// Opens the SQLite file `path` natively as every opener of a `state.db`
+/// must: a rollback journal (never WAL: the Node side reaches the file
+/// through a VFS without shared memory, so a WAL file is converted back),
+/// `synchronous=FULL`, and a busy timeout for a foreign reader (writers are
+/// kept apart by the directory's lock).
+pub fn open_file(path: &std::path::Path) -> Result<Connection> {
+    let conn = Connection::open(path).map_err(sql_error)?;
+    conn.busy_timeout(std::time::Duration::from_secs(10))
+        .map_err(sql_error)?;
+    let mode: String = conn
+        .query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))
+        .map_err(sql_error)?;
+    if !mode.eq_ignore_ascii_case("delete") {
+        return Err(Error::new(
+            ErrorKind::Locked,
+            format!(
+                "{} is in {mode} mode and another process holds it; close it and retry",
+                path.display()
+            ),
+        ));
+    }
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(sql_error)?;
+    Ok(conn)
+}
+
 /// Creates the schema in `conn` when it is missing, upgrades an older one,
 /// and refuses a database from a newer mnemo.
 pub fn prepare(conn: &Connection) -> Result<()> {

@@ -25,7 +25,6 @@
 //! [`Sessions::append`] (or the CLI imports a transcript).
 
 use std::borrow::Borrow;
-#[cfg(not(target_arch = "wasm32"))]
 use std::path::Path;
 
 use rusqlite::{params, Connection, OptionalExtension};
@@ -148,10 +147,9 @@ fn token(term: &str) -> String {
 
 impl Sessions<Connection> {
     /// Opens (or creates) the store in the SQLite file `path` (see
-    /// [`crate::storage::state::open_file`] for how the file is opened).
-    #[cfg(not(target_arch = "wasm32"))]
+    /// [`crate::db::open_file`] for how the file is opened).
     pub fn open(path: &Path) -> Result<Sessions> {
-        Sessions::on(crate::storage::state::open_file(path)?)
+        Sessions::on(crate::db::open_file(path)?)
     }
 
     /// A store in memory (tests, scratch).

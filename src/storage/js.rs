@@ -6,7 +6,8 @@
 //! | `"memory"` | a SQLite database in memory | [`MemoryStorage`](super::MemoryStorage) |
 //! | `"opfs"`, `"indexeddb"` | a SQLite database there ([`super::browser`]) | `unsupported` |
 //! | `"auto"` | OPFS, else IndexedDB, else `"memory"` with a warning | `"memory"` with a warning |
-//! | `"fs"`, an adapter | [`Adapter`]; sessions in a database image kept through it | [`Adapter`] |
+//! | `"fs"` | the directory's files through [`Adapter`], its state in `state.db` ([`StateDb`], the file the CLI opens, through [`super::nodefs`]) | [`Adapter`] |
+//! | an adapter | [`Adapter`]; sessions in a database image kept through it | [`Adapter`] |
 //!
 //! Also `Memory.list`, `Memory.recover` and `Memory.delete`, which are
 //! `unsupported` in the lean build (it keeps nothing in the browser).
@@ -19,6 +20,8 @@ use super::adapter::{warn, Adapter};
 use super::browser::{self, Browser};
 #[cfg(feature = "sqlite")]
 use super::sqlite::{Backing, Image, InMemory, Slot, SqliteStorage};
+#[cfg(feature = "sqlite")]
+use super::state::{StateDb, STATE_DB};
 #[cfg(not(feature = "sqlite"))]
 use super::MemoryStorage;
 use super::{check_name, Change, Storage};
@@ -90,6 +93,11 @@ pub enum JsStorage {
     /// Blobs in wasm memory (the lean build's `"memory"`).
     #[cfg(not(feature = "sqlite"))]
     Memory(MemoryStorage),
+    /// Node's `"fs"` storage: a memories directory, its files through the
+    /// adapter and its state in the directory's `state.db`, shared with
+    /// the CLI.
+    #[cfg(feature = "sqlite")]
+    Dir(StateDb<Adapter>),
     /// A JS adapter object for the stores.
     Host {
         /// The adapter.
@@ -109,7 +117,17 @@ impl JsStorage {
 
     /// Node's `"fs"` storage: the memories directory `dir`.
     pub fn fs(dir: &str) -> Result<JsStorage> {
-        JsStorage::on_adapter(Adapter::node_fs(dir)?)
+        let files = Adapter::node_fs(dir)?;
+        #[cfg(feature = "sqlite")]
+        {
+            let path = format!("{}/{STATE_DB}", dir.trim_end_matches('/'));
+            Ok(JsStorage::Dir(StateDb::new(
+                files,
+                Box::new(move || super::nodefs::open(&path)),
+            )))
+        }
+        #[cfg(not(feature = "sqlite"))]
+        JsStorage::on_adapter(files)
     }
 }
 
@@ -165,14 +183,6 @@ impl JsStorage {
         })
     }
 
-    /// The database holding the sessions.
-    pub fn db(&self) -> &Database {
-        match self {
-            JsStorage::Db(db) => db,
-            JsStorage::Host { sessions, .. } => sessions,
-        }
-    }
-
     /// The browser backing, when other tabs and workers may share this
     /// memory.
     fn shared_with(&self) -> Option<&Browser> {
@@ -181,7 +191,7 @@ impl JsStorage {
                 JsBacking::Browser(b) => Some(b),
                 _ => None,
             },
-            JsStorage::Host { .. } => None,
+            JsStorage::Dir(_) | JsStorage::Host { .. } => None,
         }
     }
 
@@ -293,6 +303,8 @@ macro_rules! delegate {
             JsStorage::Db($s) => $call,
             #[cfg(not(feature = "sqlite"))]
             JsStorage::Memory($s) => $call,
+            #[cfg(feature = "sqlite")]
+            JsStorage::Dir($s) => $call,
             JsStorage::Host { adapter: $s, .. } => $call,
         }
     };
@@ -345,6 +357,10 @@ impl Storage for JsStorage {
         write: bool,
         f: impl FnOnce(&rusqlite::Connection) -> Result<R>,
     ) -> Result<R> {
-        self.db().with(write, f).await
+        match self {
+            JsStorage::Db(db) => db.with(write, f).await,
+            JsStorage::Dir(dir) => dir.database(write, f).await,
+            JsStorage::Host { sessions, .. } => sessions.with(write, f).await,
+        }
     }
 }

@@ -97,9 +97,20 @@ impl<S: Storage> StateDb<S> {
             if !names.iter().any(|n| n == name) {
                 continue;
             }
-            if db::read_blob(conn, name)?.is_none() {
-                if let Some(data) = self.files.read(name).await? {
-                    db::commit_blobs(conn, &[Change::write(name, &data)])?;
+            if let Some(data) = self.files.read(name).await? {
+                let kept = db::read_blob(conn, name)?;
+                let merged = match kept {
+                    None => Some(data),
+                    // A build without the database (the lean npm build)
+                    // kept writing the file: its superseded texts join the
+                    // history; the entry ids stay the database's.
+                    Some(kept) if name == crate::sidecar::HISTORY_BLOB => {
+                        merge_history(&kept, &data)
+                    }
+                    Some(_) => None,
+                };
+                if let Some(merged) = merged {
+                    db::commit_blobs(conn, &[Change::write(name, &merged)])?;
                 }
             }
             self.retire(name).await?;
@@ -135,6 +146,24 @@ impl<S: Storage> StateDb<S> {
         unlocked?;
         Ok(r)
     }
+}
+
+/// The history `kept` with the items of `other` it lacks, when there are
+/// any (both must parse: a history that does not is never rewritten).
+fn merge_history(kept: &[u8], other: &[u8]) -> Option<Vec<u8>> {
+    let mut history = crate::sidecar::History::parse(Some(kept)).ok()?;
+    let other = crate::sidecar::History::parse(Some(other)).ok()?;
+    let before = history.items.len();
+    for item in other.items {
+        if !history.items.contains(&item) {
+            history.items.push(item);
+        }
+    }
+    if history.items.len() == before {
+        return None;
+    }
+    history.items.sort_by_key(|i| i.time);
+    Some(history.to_bytes())
 }
 
 impl<S: Storage> Storage for StateDb<S> {
@@ -222,34 +251,7 @@ impl<S: Storage> Storage for StateDb<S> {
 pub fn directory(dir: impl Into<std::path::PathBuf>) -> Result<StateDb<super::DirStorage>> {
     let files = super::DirStorage::open(dir)?;
     let path = files.dir().join(STATE_DB);
-    Ok(StateDb::new(files, Box::new(move || open_file(&path))))
-}
-
-/// Opens the SQLite file `path` natively as every opener of a `state.db`
-/// must: a rollback journal (never WAL: the Node side reaches the file
-/// through a VFS without shared memory, so a WAL file is converted back),
-/// `synchronous=FULL`, and a busy timeout for a foreign reader (writers are
-/// kept apart by the directory's lock).
-#[cfg(not(target_arch = "wasm32"))]
-pub fn open_file(path: &std::path::Path) -> Result<Connection> {
-    let conn = Connection::open(path).map_err(db::sql_error)?;
-    conn.busy_timeout(std::time::Duration::from_secs(10))
-        .map_err(db::sql_error)?;
-    let mode: String = conn
-        .query_row("PRAGMA journal_mode = DELETE", [], |r| r.get(0))
-        .map_err(db::sql_error)?;
-    if !mode.eq_ignore_ascii_case("delete") {
-        return Err(crate::error::Error::new(
-            crate::error::ErrorKind::Locked,
-            format!(
-                "{} is in {mode} mode and another process holds it; close it and retry",
-                path.display()
-            ),
-        ));
-    }
-    conn.pragma_update(None, "synchronous", "FULL")
-        .map_err(db::sql_error)?;
-    Ok(conn)
+    Ok(StateDb::new(files, Box::new(move || db::open_file(&path))))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
@@ -415,5 +417,40 @@ mod tests {
         assert!(block_on(storage.files().read(journal::JOURNAL))
             .unwrap()
             .is_none());
+    }
+
+    #[test]
+    fn a_history_file_written_beside_the_database_is_merged_not_dropped() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut m = block_on(Memory::open(
+            directory(dir.path()).unwrap(),
+            Config::default(),
+        ))
+        .unwrap();
+        for (action, content, old) in [("add", "A1", None), ("replace", "A2", Some("A1"))] {
+            let args = serde_json::json!({"action": action, "target": "memory", "content": content, "old_text": old});
+            assert!(block_on(m.tool(&args)).success);
+        }
+        drop(m);
+        // A build without the database writes its own history file.
+        let mut lean = block_on(Memory::open(
+            crate::storage::DirStorage::open(dir.path()).unwrap(),
+            Config::default(),
+        ))
+        .unwrap();
+        let args = serde_json::json!({"action": "replace", "target": "memory", "content": "A3", "old_text": "A2"});
+        assert!(block_on(lean.tool(&args)).success);
+        drop(lean);
+        let m = block_on(Memory::open(
+            directory(dir.path()).unwrap(),
+            Config::default(),
+        ))
+        .unwrap();
+        let texts: Vec<String> = block_on(m.history())
+            .unwrap()
+            .into_iter()
+            .map(|i| i.text)
+            .collect();
+        assert_eq!(texts, ["A2", "A1"]);
     }
 }

@@ -150,7 +150,19 @@ test("storage fs keeps sessions in the directory, across reopening and writers",
   await a.tool({ action: "add", target: "memory", content: "Staging SSH is on 2222" });
   await a.close();
   await b.close();
-  assert.ok(exists(join(dir, "sessions.db")));
+  // One state database per directory, the file the CLI opens.
+  assert.ok(exists(join(dir, "state.db")));
+  assert.ok(!exists(join(dir, "sessions.db")));
+  const cli = join(root, "target", "debug", "mnemo");
+  if (exists(cli)) {
+    const { execFileSync } = await import("node:child_process");
+    const listed = JSON.parse(execFileSync(cli, ["--dir", dir, "sessions", "list", "--json"], { encoding: "utf8" }));
+    assert.deepEqual(listed.map((s) => [s.id, s.messages]), [["x", 4]]);
+    // And what the CLI records, Node finds.
+    execFileSync(cli, ["--dir", dir, "sessions", "import", "-"], {
+      input: JSON.stringify({ session: "cli", role: "user", text: "the deploy key rotates monthly", time: 3 }),
+    });
+  }
   const c = await Memory.open({ storage: "fs", dir });
   assert.deepEqual((await c.sessionMessages("x")).map((m) => m.text), [
     "Which port for staging?",
@@ -159,7 +171,44 @@ test("storage fs keeps sessions in the directory, across reopening and writers",
     "Port 22.",
   ]);
   assert.equal((await c.status()).sessions, "sqlite");
+  if (exists(join(root, "target", "debug", "mnemo"))) {
+    assert.equal((await c.sessionSearch("deploy key")).length, 1);
+    await c.deleteSession("cli");
+  }
   assert.equal((await c.exportMarkdown())["MEMORY.md"], "Staging SSH is on 2222");
   assert.equal(await c.purgeSessions(), 1);
   assert.deepEqual(await (await Memory.open({ storage: "fs", dir })).sessions(), []);
+});
+
+test("Node processes and the CLI recording into one directory at once lose nothing", async () => {
+  const { mkdtempSync, writeFileSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { spawn } = await import("node:child_process");
+  const dir = mkdtempSync(join(tmpdir(), "mnemo-s-"));
+  const cli = join(root, "target", "debug", "mnemo");
+  const node = (name) => [process.execPath, ["-e", `
+    const { Memory } = require(${JSON.stringify(pkg)});
+    (async () => {
+      const m = await Memory.open({ storage: "fs", dir: ${JSON.stringify(dir)} });
+      for (let i = 0; i < 25; i++) await m.recordTurn({ session: "${name}", user: "question " + i, assistant: "answer " + i });
+    })().catch((e) => { console.error(e); process.exit(1); });`]];
+  const one = join(dir, "..", `${dir.split("/").pop()}.jsonl`);
+  writeFileSync(one, [{ role: "user", text: "from the cli" }, { role: "assistant", text: "ok" }]
+    .map((m) => JSON.stringify({ session: "cli", ...m })).join("\n"));
+  const run = ([cmd, args]) => new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { stdio: ["ignore", "inherit", "inherit"] });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${cmd} exited ${code}`))));
+  });
+  const cliLoop = async () => {
+    if (!existsSync(cli)) return 0;
+    for (let i = 0; i < 10; i++) await run([cli, ["--dir", dir, "sessions", "import", one]]);
+    return 10;
+  };
+  const [, , cliTurns] = await Promise.all([run(node("alpha")), run(node("beta")), cliLoop()]);
+  const m = await Memory.open({ storage: "fs", dir });
+  const sessions = await m.sessions({ limit: 50 });
+  const count = Object.fromEntries(sessions.map((s) => [s.id, s.messages]));
+  assert.equal(count.alpha, 50);
+  assert.equal(count.beta, 50);
+  if (cliTurns) assert.equal(count.cli, 2 * cliTurns);
 });

@@ -143,8 +143,8 @@ export interface StorageAdapter {
   read(name: string): Promise<StoredBlob> | StoredBlob;
   /**
    * Replace the blob atomically. `data` is a string when it is UTF-8 text,
-   * else bytes (the backup of a damaged file; the full build's sessions
-   * database image `sessions.db`).
+   * else bytes: the backup of a damaged file, and in the full build the
+   * sessions database image `sessions.db` (and the journal that carries it).
    */
   write(name: string, data: string | Uint8Array): Promise<void> | void;
   list(): Promise<string[]> | string[];
