@@ -47,6 +47,9 @@ cargo test --quiet
 step "behaviour suite in wasm: node"
 wasm-pack test --node --no-default-features --features sqlite --test wasm_node
 
+step "state.db through the node:fs VFS (wasm under Node)"
+wasm-pack test --node --no-default-features --features js,sqlite --test wasm_node_fs
+
 step "npm package + JS API tests (node)"
 scripts/build-js.sh
 node --test tests/js/

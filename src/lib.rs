@@ -50,6 +50,7 @@ pub mod sidecar;
 pub mod storage;
 pub mod store;
 pub mod text;
+pub mod time;
 pub mod tool;
 
 #[cfg(all(any(feature = "js", feature = "component"), target_arch = "wasm32"))]

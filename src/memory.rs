@@ -871,7 +871,11 @@ impl<S: Storage> Memory<S> {
 
 /// `MEMORY.md.bak.20261129T192706Z`, made unique among `existing`.
 fn backup_name(target: Target, now_ms: u64, existing: &[String]) -> String {
-    let base = format!("{}.bak.{}", target.file_name(), utc_stamp(now_ms));
+    let base = format!(
+        "{}.bak.{}",
+        target.file_name(),
+        crate::time::Utc::at(now_ms).stamp()
+    );
     if !existing.contains(&base) {
         return base;
     }
@@ -879,34 +883,6 @@ fn backup_name(target: Target, now_ms: u64, existing: &[String]) -> String {
         .map(|n| format!("{base}-{n}"))
         .find(|name| !existing.contains(name))
         .unwrap_or(base)
-}
-
-/// `YYYYMMDDTHHMMSSZ` for a Unix time in milliseconds.
-pub fn utc_stamp(now_ms: u64) -> String {
-    let secs = now_ms / 1000;
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (y, m, d) = civil_from_days(days as i64);
-    format!(
-        "{y:04}{m:02}{d:02}T{:02}{:02}{:02}Z",
-        rem / 3600,
-        (rem % 3600) / 60,
-        rem % 60
-    )
-}
-
-/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
-/// algorithm).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (y, m, d)
 }
 
 impl From<Error> for Rejected {
@@ -922,14 +898,6 @@ impl From<Error> for Rejected {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn utc_stamps_are_correct() {
-        assert_eq!(utc_stamp(0), "19700101T000000Z");
-        // 2026-11-29 19:27:06 UTC
-        assert_eq!(utc_stamp(1_795_980_426_000), "20261129T192706Z");
-        assert_eq!(utc_stamp(951_782_400_000), "20000229T000000Z");
-    }
 
     #[test]
     fn backup_names_are_unique() {

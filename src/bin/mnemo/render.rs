@@ -90,11 +90,8 @@ pub fn when<T: TryInto<u64>>(ms: T) -> String {
 
 /// `YYYY-MM-DD` and `HH:MM` (UTC) of a time in ms.
 fn day_and_time(ms: u64) -> (String, String) {
-    let stamp = mnemo::memory::utc_stamp(ms); // YYYYMMDDTHHMMSSZ
-    (
-        format!("{}-{}-{}", &stamp[0..4], &stamp[4..6], &stamp[6..8]),
-        format!("{}:{}", &stamp[9..11], &stamp[11..13]),
-    )
+    let t = mnemo::time::Utc::at(ms);
+    (t.date(), t.clock())
 }
 
 /// The `mnemo status` lines of one store, starting with a blank line.

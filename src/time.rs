@@ -1,0 +1,92 @@
+//! Times as mnemo writes them: every date and time a user sees (backup
+//! names, the CLI's listings, log file names) is formatted here, in UTC,
+//! from milliseconds since the Unix epoch.
+//!
+//! This module must never read a clock: the storage supplies the time.
+
+/// A moment in UTC, split into calendar fields.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Utc {
+    /// Year (proleptic Gregorian).
+    pub year: i64,
+    /// Month, 1 to 12.
+    pub month: u32,
+    /// Day of the month, 1 to 31.
+    pub day: u32,
+    /// Hour, 0 to 23.
+    pub hour: u32,
+    /// Minute, 0 to 59.
+    pub minute: u32,
+    /// Second, 0 to 59.
+    pub second: u32,
+}
+
+impl Utc {
+    /// The moment `ms` milliseconds after the Unix epoch.
+    pub fn at(ms: u64) -> Utc {
+        let secs = ms / 1000;
+        let (days, rem) = (secs / 86_400, secs % 86_400);
+        let (year, month, day) = civil_from_days(days as i64);
+        Utc {
+            year,
+            month,
+            day,
+            hour: (rem / 3600) as u32,
+            minute: ((rem % 3600) / 60) as u32,
+            second: (rem % 60) as u32,
+        }
+    }
+
+    /// `YYYYMMDDTHHMMSSZ` (backup file names).
+    pub fn stamp(&self) -> String {
+        format!(
+            "{:04}{:02}{:02}T{:02}{:02}{:02}Z",
+            self.year, self.month, self.day, self.hour, self.minute, self.second
+        )
+    }
+
+    /// `YYYY-MM-DD`.
+    pub fn date(&self) -> String {
+        format!("{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+
+    /// `HH:MM`.
+    pub fn clock(&self) -> String {
+        format!("{:02}:{:02}", self.hour, self.minute)
+    }
+
+    /// `YYYY-MM-DD HH:MM` (listings).
+    pub fn minute(&self) -> String {
+        format!("{} {}", self.date(), self.clock())
+    }
+}
+
+/// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
+/// algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utc_fields_and_formats_are_correct() {
+        assert_eq!(Utc::at(0).stamp(), "19700101T000000Z");
+        // 2026-11-29 19:27:06 UTC
+        let t = Utc::at(1_795_980_426_000);
+        assert_eq!(t.stamp(), "20261129T192706Z");
+        assert_eq!(t.minute(), "2026-11-29 19:27");
+        assert_eq!(Utc::at(951_782_400_000).date(), "2000-02-29");
+    }
+}
