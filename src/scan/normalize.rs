@@ -1,0 +1,105 @@
+//! The normalised copy of a text that the patterns run on, with a map back
+//! to the raw text's byte offsets, and a fast test for keywords.
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::invisible::is_format;
+
+/// The normalised text and, for each of its bytes, the range of the raw
+/// character it came from.
+pub(super) struct Normalised {
+    pub(super) text: String,
+    pub(super) origin: Vec<(u32, u32)>,
+}
+
+pub(super) fn normalise(raw: &str) -> Normalised {
+    let mut text = String::with_capacity(raw.len());
+    let mut origin = Vec::with_capacity(raw.len());
+    let mut pending_space: Option<(char, u32, u32)> = None;
+    let mut buf = [0u8; 4];
+    for (i, c) in raw.char_indices() {
+        let range = (i as u32, (i + c.len_utf8()) as u32);
+        if is_format(c) {
+            continue;
+        }
+        if c.is_whitespace() {
+            let kind = if c == '\n' { '\n' } else { ' ' };
+            pending_space = match pending_space {
+                Some(('\n', s, _)) => Some(('\n', s, range.1)),
+                Some((_, s, _)) => Some((kind, s, range.1)),
+                None => Some((kind, range.0, range.1)),
+            };
+            continue;
+        }
+        if let Some((kind, s, e)) = pending_space.take() {
+            if !text.is_empty() {
+                text.push(kind);
+                origin.push((s, e));
+            }
+        }
+        // ASCII and basic Cyrillic are already NFKC; skip the decomposer.
+        if c.is_ascii() || ('\u{0410}'..='\u{044F}').contains(&c) {
+            let l = if c.is_ascii() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_lowercase().next().unwrap_or(c)
+            };
+            text.push(l);
+            for _ in 0..l.len_utf8() {
+                origin.push(range);
+            }
+            continue;
+        }
+        for n in std::iter::once(c).nfkc() {
+            for l in n.to_lowercase() {
+                let l = if l == 'ё' { 'е' } else { l };
+                if is_format(l) {
+                    continue;
+                }
+                for _ in 0..l.encode_utf8(&mut buf).len() {
+                    origin.push(range);
+                }
+                text.push(l);
+            }
+        }
+    }
+    Normalised { text, origin }
+}
+
+/// The byte pairs of a text, hashed into 4,096 bits: a keyword whose pairs
+/// are not all present cannot occur, and most are ruled out without a
+/// substring search.
+pub(super) struct Pairs([u64; 64]);
+
+impl Pairs {
+    fn hash(a: u8, b: u8) -> usize {
+        (usize::from(a).wrapping_mul(31) ^ usize::from(b).wrapping_mul(131)) & 4095
+    }
+
+    pub(super) fn of(text: &str) -> Pairs {
+        let mut bits = [0u64; 64];
+        for w in text.as_bytes().windows(2) {
+            let h = Pairs::hash(w[0], w[1]);
+            bits[h >> 6] |= 1 << (h & 63);
+        }
+        Pairs(bits)
+    }
+
+    fn may_hold(&self, needle: &str) -> bool {
+        needle.as_bytes().windows(2).all(|w| {
+            let h = Pairs::hash(w[0], w[1]);
+            self.0[h >> 6] & (1 << (h & 63)) != 0
+        })
+    }
+}
+
+/// Whether `text` holds `needle`; `#ip` means digits, a dot and digits.
+pub(super) fn has(text: &str, pairs: &Pairs, needle: &str) -> bool {
+    if needle == "#ip" {
+        let b = text.as_bytes();
+        return b
+            .windows(3)
+            .any(|w| w[0].is_ascii_digit() && w[1] == b'.' && w[2].is_ascii_digit());
+    }
+    pairs.may_hold(needle) && text.contains(needle)
+}
