@@ -36,10 +36,15 @@ use serde::Serialize;
 
 use invisible::scan_invisible;
 pub(crate) use invisible::{invisible, is_format};
-use normalize::{has, normalise, Pairs};
+use normalize::{normalise, Pairs};
 
 /// Bytes of a text the scanner reads; the rest is not scanned.
 pub const MAX_SCAN_BYTES: usize = 256 * 1024;
+
+/// The version of the rules: a verdict stored with an older version (the
+/// session messages' verdicts) is recomputed. Bumped whenever a rule, a
+/// normalisation or a category changes.
+pub const RULES_VERSION: u32 = 1;
 
 /// What kind of threat a pattern catches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -181,33 +186,8 @@ pub fn scan(text: &str) -> Verdict {
     scan_invisible(raw, &mut findings);
     let norm = normalise(raw);
     let pairs = Pairs::of(&norm.text);
-    let all = rules::PATTERNS
-        .iter()
-        .zip(rules::compiled())
-        .chain(secrets::PATTERNS.iter().zip(secrets::compiled()));
-    for (p, re) in all {
-        if !p.keywords.iter().any(|k| has(&norm.text, &pairs, k)) {
-            continue;
-        }
-        if !p.also.is_empty() && !p.also.iter().any(|k| has(&norm.text, &pairs, k)) {
-            continue;
-        }
-        if let Some(m) = re.find(&norm.text) {
-            let start = norm.origin.get(m.start()).map_or(0, |r| r.0 as usize);
-            let end = m
-                .end()
-                .checked_sub(1)
-                .and_then(|last| norm.origin.get(last))
-                .map_or(start, |r| r.1 as usize);
-            findings.push(Finding {
-                id: p.id,
-                category: p.category,
-                start,
-                end,
-                code_point: None,
-            });
-        }
-    }
+    rules::find(&norm, &pairs, &mut findings);
+    secrets::find(raw, &norm, &pairs, &mut findings);
     findings.sort_by_key(|f| (f.start, f.end));
     Verdict {
         blocked: !findings.is_empty() || truncated,

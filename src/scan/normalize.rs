@@ -12,6 +12,18 @@ pub(super) struct Normalised {
     pub(super) origin: Vec<(u32, u32)>,
 }
 
+impl Normalised {
+    /// The byte range in the raw text of the normalised bytes `start..end`.
+    pub(super) fn raw_range(&self, start: usize, end: usize) -> (usize, usize) {
+        let from = self.origin.get(start).map_or(0, |r| r.0 as usize);
+        let to = end
+            .checked_sub(1)
+            .and_then(|last| self.origin.get(last))
+            .map_or(from, |r| r.1 as usize);
+        (from, to)
+    }
+}
+
 pub(super) fn normalise(raw: &str) -> Normalised {
     let mut text = String::with_capacity(raw.len());
     let mut origin = Vec::with_capacity(raw.len());

@@ -7,7 +7,8 @@ use std::sync::OnceLock;
 
 use regex_lite::Regex;
 
-use super::Category;
+use super::normalize::{has, Normalised, Pairs};
+use super::{Category, Finding};
 
 pub(super) struct Pattern {
     pub(super) id: &'static str,
@@ -297,4 +298,38 @@ pub(super) fn compiled() -> &'static [Regex] {
             .map(|p| Regex::new(p.regex).unwrap_or_else(|e| panic!("pattern {}: {e}", p.id)))
             .collect()
     })
+}
+
+/// Runs `patterns` (compiled as `regexes`) over `norm`, each gated by its
+/// keywords, adding one finding per pattern that matches.
+pub(super) fn run(
+    patterns: &[Pattern],
+    regexes: &[Regex],
+    norm: &Normalised,
+    pairs: &Pairs,
+    findings: &mut Vec<Finding>,
+) {
+    for (p, re) in patterns.iter().zip(regexes) {
+        if !p.keywords.iter().any(|k| has(&norm.text, pairs, k)) {
+            continue;
+        }
+        if !p.also.is_empty() && !p.also.iter().any(|k| has(&norm.text, pairs, k)) {
+            continue;
+        }
+        if let Some(m) = re.find(&norm.text) {
+            let (start, end) = norm.raw_range(m.start(), m.end());
+            findings.push(Finding {
+                id: p.id,
+                category: p.category,
+                start,
+                end,
+                code_point: None,
+            });
+        }
+    }
+}
+
+/// The threat patterns' findings in `norm`.
+pub(super) fn find(norm: &Normalised, pairs: &Pairs, findings: &mut Vec<Finding>) {
+    run(PATTERNS, compiled(), norm, pairs, findings);
 }

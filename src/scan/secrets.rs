@@ -5,8 +5,9 @@ use std::sync::OnceLock;
 
 use regex_lite::Regex;
 
-use super::rules::Pattern;
-use super::Category;
+use super::normalize::{Normalised, Pairs};
+use super::rules::{run, Pattern};
+use super::{Category, Finding};
 
 /// The secret patterns.
 pub(super) const PATTERNS: &[Pattern] = &[
@@ -77,4 +78,10 @@ pub(super) fn compiled() -> &'static [Regex] {
             .map(|p| Regex::new(p.regex).unwrap_or_else(|e| panic!("pattern {}: {e}", p.id)))
             .collect()
     })
+}
+
+/// The secrets in a text: `raw` is the scanned text, `norm` its normalised
+/// copy.
+pub(super) fn find(_raw: &str, norm: &Normalised, pairs: &Pairs, findings: &mut Vec<Finding>) {
+    run(PATTERNS, compiled(), norm, pairs, findings);
 }
