@@ -717,6 +717,11 @@ impl<S: Storage> Memory<S> {
                     ),
                 ));
             }
+            // Side by side in the prompt, two entries may complete an
+            // attack neither holds alone.
+            tool::screen_neighbours(&Store::default(), &store, target).map_err(|e| {
+                Error::new(e.kind(), format!("cannot import {name}: {}", e.message()))
+            })?;
             if store.chars() > limit {
                 return Err(Error::new(
                     ErrorKind::StoreFull,
