@@ -1,0 +1,204 @@
+//! The scanner measured on the held-out split (`tests/fixtures/scan/heldout/`,
+//! written blind to the rules and never tuned on) and its cost per KiB on
+//! realistic and adversarial text. Every line goes through a memory's tool
+//! exactly as an agent's write would (`add`, or a two-entry batch for the
+//! lines that split an attack over two entries), so the number is what a
+//! user gets, not what one function returns.
+//! Usage: `cargo run --release --example scan_heldout [-- ../shared/locomo/locomo10.json]`
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use mnemo::{Config, Memory, MemoryStorage};
+use serde_json::{json, Value};
+
+fn lines(name: &str) -> Vec<Value> {
+    let path = format!(
+        "{}/tests/fixtures/scan/heldout/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// Whether a write of `line` (one entry, or its two `parts` in one batch)
+/// is refused by the scanner.
+fn refused(line: &Value) -> bool {
+    let config = Config::from_json(&json!({"memory": {"memory_char_limit": 100000}})).unwrap();
+    let mut memory = pollster::block_on(Memory::open(MemoryStorage::new(), config)).unwrap();
+    let args = match line.get("parts") {
+        Some(Value::Array(parts)) => json!({"operations": parts
+            .iter()
+            .map(|p| json!({"action": "add", "target": "memory", "content": p}))
+            .collect::<Vec<_>>()}),
+        _ => json!({"action": "add", "target": "memory", "content": line["text"]}),
+    };
+    let result = pollster::block_on(memory.tool(&args));
+    result.code.map(|c| c.code()) == Some("blocked")
+}
+
+fn pct(n: usize, d: usize) -> String {
+    if d == 0 {
+        "–".into()
+    } else {
+        format!("{:.1}%", 100.0 * n as f64 / d as f64)
+    }
+}
+
+fn table(title: &str, rows: &BTreeMap<String, (usize, usize)>, what: &str) {
+    println!("\n| {title} | lines | {what} |\n|---|---:|---:|");
+    let (mut n, mut d) = (0, 0);
+    for (key, &(hit, total)) in rows {
+        println!("| {key} | {total} | {} |", pct(hit, total));
+        n += hit;
+        d += total;
+    }
+    println!("| **all** | {d} | **{}** |", pct(n, d));
+}
+
+fn median_ns_per_kib(text: &str) -> f64 {
+    let kib = text.len() as f64 / 1024.0;
+    let mut times: Vec<f64> = (0..7)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(mnemo::scan::scan(std::hint::black_box(text)));
+            t.elapsed().as_nanos() as f64 / kib
+        })
+        .collect();
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+
+fn main() {
+    let attacks = lines("attacks.jsonl");
+    let benign = lines("benign.jsonl");
+    let mut by_category: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut by_evasion: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut by_language: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let (mut ordinary, mut evasions) = ((0, 0), (0, 0));
+    let mut missed = Vec::new();
+    for line in &attacks {
+        let blocked = refused(line);
+        let category = line["category"].as_str().unwrap_or("?").to_string();
+        let evasion = line["evasion"].as_str().unwrap_or("none").to_string();
+        for (map, key) in [
+            (&mut by_category, category.clone()),
+            (&mut by_evasion, evasion.clone()),
+            (
+                &mut by_language,
+                line["lang"].as_str().unwrap_or("?").to_string(),
+            ),
+        ] {
+            let e = map.entry(key).or_default();
+            e.0 += usize::from(blocked);
+            e.1 += 1;
+        }
+        let bucket = if evasion == "none" {
+            &mut ordinary
+        } else {
+            &mut evasions
+        };
+        bucket.0 += usize::from(blocked);
+        bucket.1 += 1;
+        if !blocked {
+            missed.push(line["id"].as_str().unwrap_or("?").to_string());
+        }
+    }
+    let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut false_positives = Vec::new();
+    for line in &benign {
+        let blocked = refused(line);
+        let e = by_kind
+            .entry(line["kind"].as_str().unwrap_or("?").to_string())
+            .or_default();
+        e.0 += usize::from(blocked);
+        e.1 += 1;
+        if blocked {
+            false_positives.push(line["id"].as_str().unwrap_or("?").to_string());
+        }
+    }
+    println!(
+        "held-out split: {} attacks, {} lookalikes",
+        attacks.len(),
+        benign.len()
+    );
+    println!(
+        "ordinary attacks blocked: {} ({}/{}); evasions blocked: {} ({}/{}); lookalikes blocked: {} ({}/{})",
+        pct(ordinary.0, ordinary.1),
+        ordinary.0,
+        ordinary.1,
+        pct(evasions.0, evasions.1),
+        evasions.0,
+        evasions.1,
+        pct(false_positives.len(), benign.len()),
+        false_positives.len(),
+        benign.len()
+    );
+    table("attack category", &by_category, "blocked");
+    table("evasion family", &by_evasion, "blocked");
+    table("language", &by_language, "blocked");
+    table("lookalike kind", &by_kind, "blocked (false positives)");
+
+    // Cost: realistic text (LoCoMo conversation turns) against adversarial
+    // text of the same length.
+    let locomo = std::env::args().nth(1).unwrap_or_else(|| {
+        format!("{}/../shared/locomo/locomo10.json", env!("CARGO_MANIFEST_DIR"))
+    });
+    let realistic = match std::fs::read_to_string(&locomo) {
+        Ok(text) => {
+            let data: Value = serde_json::from_str(&text).unwrap();
+            let mut out = String::new();
+            for sample in data.as_array().unwrap() {
+                for (key, turns) in sample["conversation"].as_object().unwrap() {
+                    if key.starts_with("session_") && !key.ends_with("date_time") {
+                        for t in turns.as_array().into_iter().flatten() {
+                            out.push_str(t["text"].as_str().unwrap_or(""));
+                            out.push('\n');
+                        }
+                    }
+                }
+            }
+            out
+        }
+        Err(_) => benign
+            .iter()
+            .map(|l| l["text"].as_str().unwrap_or(""))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    };
+    let size = 64 * 1024;
+    let cut = |s: &str| {
+        let mut end = size.min(s.len());
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        s[..end].to_string()
+    };
+    let repeat = |unit: &str| cut(&unit.repeat(size / unit.len() + 1));
+    let realistic = cut(&realistic.repeat(size / realistic.len().max(1) + 1));
+    let base = median_ns_per_kib(&realistic);
+    println!("\n| text (64 KiB) | µs per KiB | × realistic |\n|---|---:|---:|");
+    println!("| realistic (LoCoMo turns) | {:.1} | 1.0 |", base / 1000.0);
+    for (name, text) in [
+        ("`<!--` repeated", repeat("<!--")),
+        ("`ignore ` repeated", repeat("ignore ")),
+        ("`system: ` lines", repeat("system: you\n")),
+        ("`api_key=` repeated", repeat("api_key=")),
+        ("base64 run", repeat("QUJDREVGR0hJSktMTU5PUA")),
+        ("`-----BEGIN ` repeated", repeat("-----BEGIN ")),
+        ("`curl ` repeated", repeat("curl ")),
+        ("`<|` repeated", repeat("<|")),
+        ("spaced letters", repeat("i g n o r e ")),
+        ("combining marks", repeat("i\u{0301}")),
+        ("Cyrillic lookalikes", repeat("іgnоrе ")),
+        ("zero-width runs", repeat("a\u{200B}")),
+    ] {
+        let cost = median_ns_per_kib(&text);
+        println!("| {name} | {:.1} | {:.2} |", cost / 1000.0, cost / base);
+    }
+    eprintln!("\nmissed attacks: {}", missed.join(" "));
+    eprintln!("blocked lookalikes: {}", false_positives.join(" "));
+}
