@@ -86,6 +86,15 @@ class WorkerMemory {
   }
 
   static async open(opts) {
+    if (typeof opts?.classifier === "function") {
+      throw Object.assign(
+        new Error(
+          "classifier cannot cross to the worker that runs an OPFS memory for a page; " +
+            "open the memory inside your own worker, or use storage \"indexeddb\"",
+        ),
+        { name: "MnemoError", code: "invalid-config" },
+      );
+    }
     const worker = startWorker();
     const memory = new WorkerMemory(worker);
     await memory.call("open", [opts], MODULE).catch((e) => {

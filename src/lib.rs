@@ -37,6 +37,7 @@ pub mod config;
 pub mod db;
 pub mod error;
 pub mod graph;
+pub mod host;
 pub mod journey;
 pub mod memory;
 pub mod prompt;

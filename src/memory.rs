@@ -16,6 +16,7 @@ use crate::api::{RememberOptions, SearchOptions};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::graph::Graph;
+use crate::host::{self, Classifier, Judgement};
 use crate::prompt;
 use crate::recall::{SearchHit, View};
 use crate::search::Index;
@@ -41,6 +42,17 @@ pub struct Memory<S: Storage> {
     /// Derived state, rebuilt on demand after a store changes.
     indexes: [Option<Index>; 2],
     graph: Option<Graph>,
+    /// The host's prompt-injection classifier, when it lent one.
+    classifier: Option<HostClassifier>,
+}
+
+/// A host's classifier, held by a memory.
+struct HostClassifier(Box<dyn Classifier>);
+
+impl std::fmt::Debug for HostClassifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Classifier")
+    }
 }
 
 /// What `status()` reports.
@@ -105,6 +117,7 @@ impl<S: Storage> Memory<S> {
             sidecar_raw: None,
             indexes: [None, None],
             graph: None,
+            classifier: None,
         };
         memory.storage.lock().await?;
         let loaded = async {
@@ -181,19 +194,74 @@ impl<S: Storage> Memory<S> {
             }
             ToolRequest::Write(call) => call,
         };
-        match self.write(&call).await {
-            Ok((applied, target)) => {
-                self.failed_writes = 0;
-                let store = &self.stores[target.index()];
-                ToolResult::ok(
-                    applied.message,
-                    Some(target),
-                    Some(store),
-                    self.config.storage_limit(target),
-                )
-            }
-            Err(rejected) => self.failed(rejected),
+        let (blocked, skipped) = self.classify(&call).await;
+        let mut result = match blocked {
+            Some(rejected) => self.failed(rejected),
+            None => match self.write(&call).await {
+                Ok((applied, target)) => {
+                    self.failed_writes = 0;
+                    let store = &self.stores[target.index()];
+                    ToolResult::ok(
+                        applied.message,
+                        Some(target),
+                        Some(store),
+                        self.config.storage_limit(target),
+                    )
+                }
+                Err(rejected) => self.failed(rejected),
+            },
+        };
+        if !skipped.is_empty() {
+            result.skipped = Some(skipped);
         }
+        result
+    }
+
+    /// Lends the memory a host's prompt-injection classifier (or takes it
+    /// back with `None`): every text a model writes is scored after the
+    /// scanner's rules passed it, and a score of
+    /// [`CLASSIFIER_THRESHOLD`](host::CLASSIFIER_THRESHOLD) or more blocks
+    /// the write. The rules stay the floor: a classifier adds blocks, never
+    /// lifts one.
+    pub fn set_classifier(&mut self, classifier: Option<Box<dyn Classifier>>) {
+        self.classifier = classifier.map(HostClassifier);
+    }
+
+    /// The classifier's judgement of the texts `call` writes: the rejection
+    /// of the first it blocks, and what could not be checked.
+    async fn classify(&self, call: &ToolCall) -> (Option<Rejected>, Vec<String>) {
+        let Some(HostClassifier(classifier)) = &self.classifier else {
+            return (None, Vec::new());
+        };
+        let mut skipped = Vec::new();
+        for op in &call.operations {
+            let Some(content) = &op.content else { continue };
+            // Text the rules block is refused by them; the host never sees it.
+            if crate::scan::scan(content).blocked {
+                continue;
+            }
+            match host::judge(classifier.as_ref(), content).await {
+                Judgement::Pass => {}
+                Judgement::Skipped(why) => skipped.push(why),
+                Judgement::Block(score) => {
+                    let error = Error::new(
+                        ErrorKind::Blocked,
+                        format!(
+                            "Blocked: the host's prompt-injection classifier scored this content \
+                             {score:.2} (it blocks from {:.1}). Memory entries are injected into \
+                             the system prompt; nothing was saved.",
+                            host::CLASSIFIER_THRESHOLD
+                        ),
+                    );
+                    let rejected = Rejected {
+                        target: Some(op.target),
+                        ..Rejected::from(error)
+                    };
+                    return (Some(rejected), skipped);
+                }
+            }
+        }
+        (None, skipped)
     }
 
     /// The result of a tool call whose arguments a binding could not even

@@ -771,6 +771,10 @@ pub struct ToolResult {
     /// For `search`: the matching notes, best first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub results: Option<Vec<crate::recall::SearchHit>>,
+    /// Checks that could not run on this call, and why (a host classifier
+    /// that failed); the scanner's rules still judged it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<Vec<String>>,
 }
 
 impl ToolResult {
@@ -787,6 +791,7 @@ impl ToolResult {
             current_entries: None,
             done: None,
             results: None,
+            skipped: None,
         }
     }
 

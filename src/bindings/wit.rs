@@ -188,6 +188,7 @@ fn result_out(r: crate::ToolResult) -> ToolResult {
         current_entries: r.current_entries,
         done: r.done,
         results: r.results.map(hits_out),
+        skipped: r.skipped,
     }
 }
 

@@ -38,7 +38,7 @@ pub struct JsMemory {
     _listener: Option<Closure<dyn FnMut(JsValue)>>,
 }
 
-const OPTION_KEYS: [&str; 4] = ["storage", "name", "dir", "config"];
+const OPTION_KEYS: [&str; 5] = ["storage", "name", "dir", "config", "classifier"];
 
 /// Name of the memory when `name` is not given.
 const DEFAULT_NAME: &str = "default";
@@ -139,6 +139,51 @@ async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
     Ok((storage, config))
 }
 
+/// A host's classifier given to `Memory.open` as `classifier: async (text)
+/// => score`.
+struct JsClassifier(js_sys::Function);
+
+impl crate::host::Classifier for JsClassifier {
+    fn score<'a>(&'a self, text: &'a str) -> crate::host::Answer<'a, f64> {
+        Box::pin(async move {
+            let value = self
+                .0
+                .call1(&JsValue::NULL, &JsValue::from_str(text))
+                .map_err(|e| {
+                    Error::new(ErrorKind::Internal, crate::storage::adapter::message_of(&e))
+                })?;
+            let value = match value.dyn_into::<Promise>() {
+                Ok(promise) => wasm_bindgen_futures::JsFuture::from(promise)
+                    .await
+                    .map_err(|e| {
+                        Error::new(ErrorKind::Internal, crate::storage::adapter::message_of(&e))
+                    })?,
+                Err(value) => value,
+            };
+            value
+                .as_f64()
+                .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "it did not answer a number"))
+        })
+    }
+}
+
+/// The `classifier` option of `Memory.open`, when given.
+fn classifier_option(opts: &JsValue) -> Result<Option<Box<dyn crate::host::Classifier>>, Error> {
+    if !opts.is_object() {
+        return Ok(None);
+    }
+    match Reflect::get(opts, &"classifier".into()).unwrap_or(JsValue::UNDEFINED) {
+        v if v.is_undefined() || v.is_null() => Ok(None),
+        v => match v.dyn_into::<js_sys::Function>() {
+            Ok(f) => Ok(Some(Box::new(JsClassifier(f)))),
+            Err(_) => Err(Error::new(
+                ErrorKind::InvalidConfig,
+                "classifier must be a function: async (text) => score from 0 to 1",
+            )),
+        },
+    }
+}
+
 /// Runs `f` on the open memory, queued behind earlier calls; rejects with
 /// `closed` after `close()`.
 fn with_open<F>(inner: &Shared, f: F) -> Promise
@@ -173,8 +218,10 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_optional_param_type = "MemoryOptions")] opts: JsValue,
     ) -> Promise {
         future_to_promise(async move {
+            let classifier = classifier_option(&opts).map_err(throw)?;
             let (storage, config) = open_storage(&opts).await.map_err(throw)?;
-            let memory = Memory::open(storage, config).await.map_err(throw)?;
+            let mut memory = Memory::open(storage, config).await.map_err(throw)?;
+            memory.set_classifier(classifier);
             let inner: Shared = Rc::new(Mutex::new(Some(memory)));
             let listener = listen(&inner).await;
             Ok(JsMemory {

@@ -101,6 +101,8 @@ export interface ToolResult {
   done?: boolean;
   /** For `search`: the matching notes, best first. */
   results?: SearchHit[];
+  /** Checks that could not run on this call and why (a failed host classifier). */
+  skipped?: string[];
 }
 
 /** The tool definition: OpenAI `{name, description, parameters}`; use `parameters` as Anthropic's `input_schema`. */
@@ -168,6 +170,16 @@ export interface MemoryOptions {
   /** The memories directory, for `storage: "fs"`. */
   dir?: string;
   config?: MemoryConfig;
+  /**
+   * A host's prompt-injection classifier: the probability (0 to 1) that a
+   * text is an injection. Every text a model writes is scored after the
+   * scanner's rules passed it; 0.5 or more blocks the write. It can only add
+   * blocks; if it throws or answers something else, the rules alone decide
+   * and the tool result's `skipped` says so. Not available through the
+   * worker `mnemo/browser` starts for OPFS in a page (a function cannot
+   * cross to a worker).
+   */
+  classifier?: (text: string) => number | Promise<number>;
 }
 
 /** The status of one store. */
