@@ -94,3 +94,44 @@ for (const [name, notes, t, whole] of rows) {
 console.log();
 console.log(`importMarkdown of the full store (parse, scan, commit; median of 9): ${opens[4].toFixed(2)} ms`);
 console.log(`corpus: ${blocked}/${attacks.length} attacks blocked, ${passed}/${benign.length} lookalikes passed`);
+
+// Cost per KiB: 64 KiB of realistic text (LoCoMo turns) against 64 KiB of
+// adversarial text built to make a scanner work hard (issue: no input may
+// cost more than 3x realistic text of its length). Medians of 7.
+const SIZE = 64 * 1024;
+const fill = (unit) => {
+  let s = unit.repeat(Math.ceil(SIZE / unit.length));
+  while (new TextEncoder().encode(s).length > SIZE) s = s.slice(0, -1);
+  return s;
+};
+const perKib = (t) => {
+  const kib = new TextEncoder().encode(t).length / 1024;
+  const runs = [];
+  for (let r = 0; r < 7; r++) {
+    const t0 = process.hrtime.bigint();
+    scan(t);
+    runs.push(Number(process.hrtime.bigint() - t0) / 1e3 / kib);
+  }
+  runs.sort((a, b) => a - b);
+  return runs[3];
+};
+const realistic = fill(turns.join("\n"));
+const base = perKib(realistic);
+console.log(`\n| text (64 KiB) | µs per KiB | × realistic |\n|---|---:|---:|`);
+console.log(`| realistic (LoCoMo turns) | ${base.toFixed(1)} | 1.00 |`);
+for (const [name, unit] of [
+  ["`<!--` repeated", "<!--"],
+  ["`ignore ` repeated", "ignore "],
+  ["`system: ` lines", "system: you\n"],
+  ["`api_key=` repeated", "api_key="],
+  ["base64 run", "QUJDREVGR0hJSktMTU5PUA"],
+  ["`-----BEGIN ` repeated", "-----BEGIN "],
+  ["`<|` repeated", "<|"],
+  ["spaced letters", "i g n o r e "],
+  ["combining marks", "i\u0301"],
+  ["Cyrillic lookalikes", "іgnоrе "],
+  ["zero-width runs", "a\u200b"],
+]) {
+  const cost = perKib(fill(unit));
+  console.log(`| ${name} | ${cost.toFixed(1)} | ${(cost / base).toFixed(2)} |`);
+}
