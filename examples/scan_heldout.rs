@@ -145,7 +145,10 @@ fn main() {
     // Cost: realistic text (LoCoMo conversation turns) against adversarial
     // text of the same length.
     let locomo = std::env::args().nth(1).unwrap_or_else(|| {
-        format!("{}/../shared/locomo/locomo10.json", env!("CARGO_MANIFEST_DIR"))
+        format!(
+            "{}/../shared/locomo/locomo10.json",
+            env!("CARGO_MANIFEST_DIR")
+        )
     });
     let realistic = match std::fs::read_to_string(&locomo) {
         Ok(text) => {

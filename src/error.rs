@@ -24,7 +24,8 @@ pub enum ErrorKind {
     /// Text that cannot be stored: a NUL byte, a lone UTF-16 surrogate, or a
     /// line holding only `§` (it would split the entry in two).
     InvalidText,
-    /// A single entry longer than the store's storage limit.
+    /// A single entry longer than the store's storage limit, or a recorded
+    /// session message longer than the scanner reads (256 KiB).
     TooLong,
     /// The security scanner blocked the text (prompt injection,
     /// exfiltration, a secret, invisible Unicode…).

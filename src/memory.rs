@@ -576,9 +576,12 @@ impl<S: Storage> Memory<S> {
             }
         }
         if self.graph.is_none() {
-            self.graph = Some(Graph::build(
-                self.stores[0].entries(),
-                self.stores[1].entries(),
+            // The stores already hold the scanner's verdicts: no second scan.
+            let stores = &self.stores;
+            self.graph = Some(Graph::build_screened(
+                stores[0].entries(),
+                stores[1].entries(),
+                |t, i| stores[t.index()].verdict(i).is_some(),
             ));
         }
     }

@@ -787,20 +787,82 @@ fn decode_files(files: &JsValue) -> Result<Files, Error> {
 /// Screens `text` with the security scanner (synchronous): `{blocked,
 /// findings: [{id, category, start, end, code_point?}], truncated}`.
 /// `start` and `end` are UTF-16 offsets into `text`, ready for
-/// `text.slice(start, end)`.
+/// `text.slice(start, end)`. Any string gets a verdict: a lone UTF-16
+/// surrogate (broken text, which no other call accepts) is itself a
+/// finding, `unicode.lone-surrogate` (`invisible-unicode`), and blocks the
+/// text; the rest is scanned with each lone surrogate read as U+FFFD.
 #[wasm_bindgen(unchecked_return_type = "ScanVerdict")]
 pub fn scan(
     #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
 ) -> Result<JsValue, JsValue> {
-    let text = to_string(&text, "text").map_err(throw)?;
+    let (text, lone) = match to_string(&text, "text") {
+        Ok(text) => (text, None),
+        Err(e) if e.kind() == ErrorKind::InvalidText => match text.dyn_ref::<js_sys::JsString>() {
+            Some(js) => with_lone_surrogates(js),
+            None => return Err(throw(e)),
+        },
+        Err(e) => return Err(throw(e)),
+    };
     let mut verdict = crate::scan::scan(&text);
-    // Byte offsets become UTF-16 offsets, the unit of JS strings.
-    let utf16 = |byte: usize| text.get(..byte).map_or(0, |s| s.encode_utf16().count());
+    if let Some((at, unit)) = lone {
+        // Like the scanner's own invisible characters: the first one, and
+        // only in what was scanned.
+        if !verdict.truncated || at + '\u{FFFD}'.len_utf8() <= crate::scan::MAX_SCAN_BYTES {
+            verdict.findings.push(crate::scan::Finding {
+                id: "unicode.lone-surrogate",
+                category: crate::scan::Category::InvisibleUnicode,
+                start: at,
+                end: at + '\u{FFFD}'.len_utf8(),
+                code_point: Some(format!("U+{unit:04X}")),
+            });
+            verdict.findings.sort_by_key(|f| (f.start, f.end));
+            verdict.blocked = true;
+        }
+    }
+    // Byte offsets become UTF-16 offsets, the unit of JS strings, in one
+    // pass over the text.
+    let mut offsets: Vec<usize> = verdict
+        .findings
+        .iter()
+        .flat_map(|f| [f.start, f.end])
+        .collect();
+    offsets.sort_unstable();
+    offsets.dedup();
+    let mut utf16 = Vec::with_capacity(offsets.len());
+    let (mut byte, mut unit) = (0, 0);
+    let mut chars = text.chars();
+    for &target in &offsets {
+        while byte < target {
+            let Some(c) = chars.next() else { break };
+            byte += c.len_utf8();
+            unit += c.len_utf16();
+        }
+        utf16.push(unit);
+    }
+    let at = |byte: usize| utf16[offsets.binary_search(&byte).unwrap_or(0)];
     for f in &mut verdict.findings {
-        f.start = utf16(f.start);
-        f.end = utf16(f.end);
+        f.start = at(f.start);
+        f.end = at(f.end);
     }
     from_serde(&verdict)
+}
+
+/// The text of a JS string holding lone surrogates, each read as U+FFFD
+/// (one UTF-16 unit for one, so UTF-16 offsets stay those of the string),
+/// and the byte offset in that text and the value of the first one.
+fn with_lone_surrogates(js: &js_sys::JsString) -> (String, Option<(usize, u16)>) {
+    let mut text = String::with_capacity(js.length() as usize);
+    let mut first = None;
+    for unit in char::decode_utf16(js.iter()) {
+        match unit {
+            Ok(c) => text.push(c),
+            Err(e) => {
+                first = first.or(Some((text.len(), e.unpaired_surrogate())));
+                text.push('\u{FFFD}');
+            }
+        }
+    }
+    (text, first)
 }
 
 /// Bytes of wasm linear memory in use by this instance (it only grows):

@@ -229,7 +229,7 @@ export interface ScanFinding {
   /** UTF-16 offsets into the scanned text: `text.slice(start, end)`. */
   start: number;
   end: number;
-  /** For invisible characters: `U+200B`. */
+  /** For invisible characters: `U+200B` (a lone surrogate, `unicode.lone-surrogate`: `U+D800`). */
   code_point?: string;
 }
 
@@ -255,6 +255,7 @@ export interface SectorsEntry {
   node: string;
   target: Target;
   index: number;
+  /** The note's title; `[BLOCKED entry]` for a note the scanner blocks (its tags and links are not read). */
   title: string;
   /** Resolved outgoing links. */
   out: number;
@@ -337,9 +338,9 @@ export interface HistoryItem {
 export interface TurnRecord {
   /** The host's session id. */
   session: string;
-  /** The user's message. */
+  /** The user's message (at most 256 KiB of UTF-8, what the scanner reads; longer: `too-long`). */
   user: string;
-  /** The assistant's answer. */
+  /** The assistant's answer (at most 256 KiB of UTF-8, like `user`). */
   assistant: string;
   /** ms since the Unix epoch (default: now). */
   time?: number;
@@ -394,7 +395,7 @@ export interface SessionMessage {
 /** One recorded session. */
 export interface SessionInfo {
   id: string;
-  /** The first user message (80 chars). */
+  /** The first user message (80 chars), or the scanner's `[BLOCKED: …]` placeholder when that message is blocked. */
   title: string;
   source: string;
   started: number;
