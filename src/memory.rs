@@ -779,20 +779,26 @@ impl<S: Storage> Memory<S> {
                 ));
             }
             if let Some(i) = store.blocked().next() {
+                // An entry clean alone is blocked with its neighbour: the
+                // two complete an attack side by side in the prompt.
+                let alone = crate::scan::scan(&store.entries()[i]).blocked;
+                let which = if alone {
+                    format!("entry {} is blocked", i + 1)
+                } else {
+                    format!(
+                        "entries {} and {} of {} read together (the prompt shows them side by \
+                         side) are blocked",
+                        i + 1,
+                        i + 2,
+                        target.file_name()
+                    )
+                };
                 let verdict = store.verdict(i).map(|v| v.message()).unwrap_or_default();
                 return Err(Error::new(
                     ErrorKind::Blocked,
-                    format!(
-                        "cannot import {name}: entry {} is blocked. {verdict}",
-                        i + 1
-                    ),
+                    format!("cannot import {name}: {which}. {verdict}"),
                 ));
             }
-            // Side by side in the prompt, two entries may complete an
-            // attack neither holds alone.
-            tool::screen_neighbours(&Store::default(), &store, target).map_err(|e| {
-                Error::new(e.kind(), format!("cannot import {name}: {}", e.message()))
-            })?;
             if store.chars() > limit {
                 return Err(Error::new(
                     ErrorKind::StoreFull,
