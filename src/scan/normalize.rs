@@ -1,9 +1,27 @@
-//! The normalised copy of a text that the patterns run on, with a map back
-//! to the raw text's byte offsets, and a fast test for keywords.
+//! The code view: the normalised copy of a text that code-like rules (shell
+//! commands, paths, URLs, addresses, markup, chat-template tokens) run on,
+//! with a map back to the raw text's byte offsets, and a fast test for
+//! keywords.
+//!
+//! NFKC (fullwidth letters and ligatures become plain ones), lower case,
+//! `ё` → `е`, characters that render as nothing deleted (a zero-width space
+//! inside `cu\u{200B}rl` joins it back into `curl`), blank fillers read as
+//! spaces, runs of whitespace collapsed to one space, or to one newline when
+//! the run held a line break (`\n`, `\r`, U+2028, U+2029, U+0085, form feed,
+//! vertical tab). Digits stay digits: addresses and ports must survive. The
+//! language rules run on the skeleton instead ([`super::skeleton`]).
 
 use unicode_normalization::UnicodeNormalization;
 
-use super::invisible::is_format;
+use super::invisible::{is_blank, is_format};
+
+/// Whether `c` ends a line for the scanner.
+pub(super) fn is_line_break(c: char) -> bool {
+    matches!(
+        c,
+        '\n' | '\r' | '\u{0B}' | '\u{0C}' | '\u{85}' | '\u{2028}' | '\u{2029}'
+    )
+}
 
 /// The normalised text and, for each of its bytes, the range of the raw
 /// character it came from.
@@ -34,8 +52,8 @@ pub(super) fn normalise(raw: &str) -> Normalised {
         if is_format(c) {
             continue;
         }
-        if c.is_whitespace() {
-            let kind = if c == '\n' { '\n' } else { ' ' };
+        if c.is_whitespace() || is_blank(c) {
+            let kind = if is_line_break(c) { '\n' } else { ' ' };
             pending_space = match pending_space {
                 Some(('\n', s, _)) => Some(('\n', s, range.1)),
                 Some((_, s, _)) => Some((kind, s, range.1)),

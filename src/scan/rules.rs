@@ -1,335 +1,674 @@
-//! The threat patterns over the normalised text (see [`super::normalize`]):
-//! prompt injection, role hijack, hidden markup, exfiltration and
-//! persistence, in English and Russian. Each pattern runs only when one of
-//! its keywords occurs.
+//! The threat rules and the engine that runs them.
+//!
+//! A text becomes a stream of hits: the skeleton's words by class (see
+//! [`super::lexicon`]) and the code view's tokens (see [`super::literals`]),
+//! each with its byte range in the raw text, its word position, line and
+//! sentence, and whether a negation stands before it. A rule is a short
+//! sequence of steps, each a set of features, that must occur in order
+//! within one sentence (language rules) or one line (code rules), each step
+//! within a number of words of the one before:
+//!
+//! `ignore` · (≤ 5 words) · `previous` · (≤ 3 words) · `instructions`
+//!
+//! so paraphrases and word forms match ("start ignoring all the earlier
+//! guidelines") and lookalikes that lack a part do not ("drop the firewall
+//! rule for port 80": no scope, a weak verb). A step can require or forbid
+//! a negation just before it ("do not follow your rules"; "never push
+//! without the user's consent" is a safety rule, not deception), and a rule
+//! can be vetoed by a word in the same sentence (a third-party scanner).
+//!
+//! There are no keyword gates apart from the rules: a hit is produced only
+//! for a word or token of some rule, and the engine does a fixed amount of
+//! work per hit, so the cost is linear in the text. The tests in this module
+//! build each rule's text from every alternative of every step and check
+//! that it fires.
+//!
+//! Also here: the shape of the regular-expression [`Pattern`]s that the
+//! secret formats use.
 
 use std::sync::OnceLock;
 
-use regex_lite::Regex;
+use rustc_hash::FxHashSet;
 
-use super::normalize::{has, Normalised, Pairs};
+use super::lexicon::{Lexicon, F};
+use super::literals::{self, CodeHit};
+use super::normalize::{is_line_break, Normalised};
+use super::skeleton::Skeleton;
 use super::{Category, Finding};
 
+/// One hit: a feature at a place in the text.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Hit {
+    pub(super) f: F,
+    /// Byte range in the raw text.
+    pub(super) start: u32,
+    pub(super) end: u32,
+    /// The first word of the hit, and the word just past it.
+    pub(super) w0: u32,
+    pub(super) w1: u32,
+    pub(super) line: u32,
+    pub(super) sent: u32,
+    /// A negation within three words before.
+    pub(super) neg_near: bool,
+    /// A negation earlier in the sentence.
+    pub(super) neg_clause: bool,
+}
+
+/// What a step needs of a negation before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Neg {
+    Any,
+    /// No negation within three words before.
+    NoNear,
+    /// A negation within three words before.
+    Near,
+    /// No negation earlier in the sentence.
+    NoClause,
+}
+
+/// Where a rule's steps must all lie.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Unit {
+    Sentence,
+    Line,
+}
+
+/// One step of a rule.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Step {
+    pub(super) any: &'static [F],
+    /// Words allowed between the previous step and this one.
+    pub(super) gap: u16,
+    pub(super) neg: Neg,
+}
+
+/// A rule: steps in order, in one unit. Several rules can share an id.
+#[derive(Debug)]
+pub(super) struct Rule {
+    pub(super) id: &'static str,
+    pub(super) category: Category,
+    pub(super) unit: Unit,
+    pub(super) steps: &'static [Step],
+    /// A hit of one of these in the same unit cancels the rule there.
+    pub(super) veto: &'static [F],
+}
+
+const fn st(any: &'static [F], gap: u16) -> Step {
+    Step {
+        any,
+        gap,
+        neg: Neg::Any,
+    }
+}
+const fn nn(any: &'static [F], gap: u16) -> Step {
+    Step {
+        any,
+        gap,
+        neg: Neg::NoNear,
+    }
+}
+const fn ng(any: &'static [F], gap: u16) -> Step {
+    Step {
+        any,
+        gap,
+        neg: Neg::Near,
+    }
+}
+const fn nc(any: &'static [F], gap: u16) -> Step {
+    Step {
+        any,
+        gap,
+        neg: Neg::NoClause,
+    }
+}
+
+use Category as C;
+use Unit::{Line, Sentence};
+use F::*;
+
+const fn r(id: &'static str, category: Category, unit: Unit, steps: &'static [Step]) -> Rule {
+    Rule {
+        id,
+        category,
+        unit,
+        steps,
+        veto: &[],
+    }
+}
+const fn rv(
+    id: &'static str,
+    category: Category,
+    unit: Unit,
+    steps: &'static [Step],
+    veto: &'static [F],
+) -> Rule {
+    Rule {
+        id,
+        category,
+        unit,
+        steps,
+        veto,
+    }
+}
+
+/// Far, within a line.
+const FAR: u16 = 40;
+
+const OBJ: &[F] = &[ObjStrong, ObjMedium];
+const DL: &[F] = &[Fetch, NcLike, DevTcp, B64Decode, Socat, FetchRun];
+const WHERE: &[F] = &[Url, Ip, Domain, HostColon];
+const SECRETS: &[F] = &[SecretFile, Cookies];
+
+/// Every rule.
+#[rustfmt::skip]
+pub(super) const RULES: &[Rule] = &[
+    // --- prompt injection -------------------------------------------------
+    rv("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[ScopeStrong], 5), st(OBJ, 3)], &[DocRef]),
+    rv("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[ScopeWeak], 5), st(&[ObjStrong], 3)], &[DocRef]),
+    rv("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(OBJ, 4), st(&[ScopeAfter], 4)], &[DocRef]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[Told], 3)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[ObjAll], 1), st(&[ScopeAfter, Told], 2)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[ng(&[Follow], 0), st(&[ScopeStrong], 5), st(OBJ, 3)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[ng(&[Follow], 0), st(&[Told], 3)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[OverrideWeak], 0), st(&[ScopeStrong], 4), st(&[ObjStrong], 3)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[st(&[Unbound2], 0), st(&[ScopeStrong, ScopeWeak], 2), st(OBJ, 3)]),
+    rv("pi.ignore-previous", C::PromptInjection, Sentence, &[st(&[ScopeStrong], 0), st(&[ObjStrong], 2), st(&[Void], 3)], &[DocRef]),
+    rv("pi.ignore-previous", C::PromptInjection, Sentence, &[st(&[Your], 0), st(OBJ, 2), st(&[Void], 3)], &[DocRef]),
+    r("pi.new-instructions", C::PromptInjection, Sentence, &[st(&[Your], 0), st(OBJ, 2), st(&[Changed], 0)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[UserW], 1), st(&[UserAsk, ObjStrong, ObjMedium], 2)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[st(&[Precede], 0), st(&[UserW], 3), st(&[UserAsk, ObjStrong, ObjMedium], 2)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[st(&[Precede], 0), st(&[UserAsk, ObjStrong, ObjMedium], 2), st(&[UserW], 1)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[st(&[Precede], 0), st(&[ScopeStrong], 3), st(&[ObjStrong], 2)]),
+    r("pi.new-instructions", C::PromptInjection, Sentence, &[nn(&[Treat], 0), st(&[Your], 4), st(&[NewMod], 1), st(&[NewObj, Task], 1)]),
+    r("pi.new-instructions", C::PromptInjection, Sentence, &[nn(&[Treat], 0), st(&[Your], 4), st(&[NewObj], 1)]),
+    r("pi.new-instructions", C::PromptInjection, Sentence, &[st(&[NewMod], 0), st(&[NewObj], 0), st(&[Colon, Dash], 0)]),
+    r("pi.new-instructions", C::PromptInjection, Sentence, &[st(&[Your], 0), st(&[NewMod], 0), st(&[NewObj, ObjMedium, Task], 0), st(&[Are, Colon, Dash], 0)]),
+    r("pi.new-instructions", C::PromptInjection, Sentence, &[st(&[ThisIs], 0), st(&[NewMod], 2), st(&[NewObj], 0)]),
+    r("pi.new-instructions", C::PromptInjection, Sentence, &[st(&[NewMod], 0), st(&[NewObj], 0), st(&[Are], 0), st(&[Colon], 0)]),
+    r("pi.developer-mode", C::PromptInjection, Line, &[st(&[ModeName], 0), st(&[Mode], 0), st(&[LiftNeg], 12), st(&[LiftObj], 3)]),
+    r("pi.developer-mode", C::PromptInjection, Line, &[st(&[ModeName], 0), st(&[Mode], 0), st(&[LiftObj], 12), st(&[LiftNeg], 3)]),
+    r("pi.developer-mode", C::PromptInjection, Line, &[st(&[Mode], 0), st(&[ModeName], 1), st(&[LiftNeg], 12), st(&[LiftObj], 3)]),
+    r("pi.developer-mode", C::PromptInjection, Line, &[st(&[Mode], 0), st(&[ModeName], 1), st(&[LiftObj], 12), st(&[LiftNeg], 3)]),
+    r("pi.developer-mode", C::PromptInjection, Sentence, &[st(&[DoAnything], 0)]),
+    r("pi.developer-mode", C::PromptInjection, Sentence, &[st(&[YouAre], 0), st(&[Unbound], 2)]),
+    r("pi.developer-mode", C::PromptInjection, Sentence, &[st(&[Pretend], 0), st(&[LiftNeg], 6), st(&[LiftObj], 3)]),
+    r("pi.hidden-instructions", C::PromptInjection, Sentence, &[st(&[HiddenAdj], 0), st(&[HiddenObj], 1)]),
+    r("pi.hidden-instructions", C::PromptInjection, Sentence, &[st(&[HiddenObj], 0), st(&[HiddenAdj], 5), st(&[From], 0), st(&[UserW], 1)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[Tell], 1), st(&[UserW], 3), st(&[DefObj], 2)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[Tell], 1), st(&[DefObj], 3), st(&[UserW], 4)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Secretly], 0), st(&[Act], 3)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Act], 0), st(&[Secretly], 6)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[UserW], 2), st(&[Knowing], 1)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[Knowing], 0), st(&[UserW], 1)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Hide], 0), st(&[DefObj], 1), st(&[From], 2), st(&[UserW], 1)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Secretly], 0), st(&[From], 0), st(&[UserW], 0)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[UserW], 2), st(&[KnowV], 1), st(&[DefObj], 1)]),
+    // --- credential harvesting ------------------------------------------
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta]),
+    // --- exfiltration -----------------------------------------------------
+    r("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[Net], 0), st(&[SecretVar, CmdSubst, EnvAccess], FAR)]),
+    r("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[EnvDump], 0), st(&[Net], 10)]),
+    r("exfil.sensitive-file", C::Exfiltration, Line, &[st(&[Net], 0), st(SECRETS, FAR), st(WHERE, FAR)]),
+    r("exfil.sensitive-file", C::Exfiltration, Line, &[st(&[Net], 0), st(&[Url, Ip], FAR), st(SECRETS, FAR)]),
+    r("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(&[SecretFile, Cookies, SecretNoun, CmdSubst, EnvAccess], 8), st(&[Url, Ip, Domain, HostColon, Dest], FAR)]),
+    r("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(&[Url, Ip, Dest], FAR), st(SECRETS, FAR)]),
+    r("exfil.pipe-to-network", C::Exfiltration, Line, &[st(&[SecretFile, EnvDump, SecretVar], 0), st(&[Pipe], 15), st(&[Net], 10)]),
+    r("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[SecretVar], 6)]),
+    r("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[Subst, CmdSubst], 3), st(&[SecretFile, SecretVar, EnvDump, CmdSubst], 8)]),
+    r("exfil.environment-to-url", C::Exfiltration, Line, &[st(&[HttpLib], 0), st(&[EnvAccess], FAR)]),
+    r("exfil.environment-to-url", C::Exfiltration, Line, &[st(&[EnvAccess], 0), st(&[HttpLib], FAR)]),
+    r("exfil.secret-in-url", C::Exfiltration, Line, &[st(&[SecretInUrl], 0)]),
+    r("exfil.secret-variable-sent", C::Exfiltration, Line, &[st(&[SecretVar], 0), st(&[Send], 20), st(&[Url, Ip], 20)]),
+    r("exfil.metadata", C::Exfiltration, Line, &[st(&[Metadata], 0), st(&[CredPath], 20)]),
+    r("exfil.metadata", C::Exfiltration, Line, &[st(&[CredPath], 0), st(&[Metadata], 20)]),
+    r("exfil.metadata", C::Exfiltration, Sentence, &[nc(&[Read, Send, Net], 0), st(&[CloudCred], 5), st(&[MetadataW, Metadata], 6)]),
+    r("exfil.secret-in-reply", C::Exfiltration, Sentence, &[nc(&[Include], 0), st(&[SecretFile, CmdSubst], 6), st(&[Reply], 8)]),
+    // --- persistence ------------------------------------------------------
+    r("persist.authorized-keys", C::Persistence, Line, &[st(&[Append, Redirect, Tee], 0), st(&[AuthKeys], 3)]),
+    r("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add], 0), st(&[Dem], 4), st(&[KeyW], 2), st(&[AuthKeys], 10)]),
+    r("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add], 0), st(&[AuthKeys], 6), st(&[SshKeyLit], 8)]),
+    r("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add], 0), st(&[SshKeyLit], 3), st(&[AuthKeys], 80)]),
+    r("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add], 0), st(&[AuthKeys], 6), st(&[Dem], 4), st(&[KeyW], 2)]),
+    r("persist.shell-rc", C::Persistence, Line, &[st(&[Echo], 0), st(DL, FAR), st(&[Append], FAR), st(&[Rc], 3)]),
+    r("persist.shell-rc", C::Persistence, Line, &[nn(&[Add], 0), st(&[Rc], 4), st(&[Fetch, NcLike, DevTcp, B64Decode, Socat, FetchRun, PipeSh], 30)]),
+    r("persist.shell-rc", C::Persistence, Line, &[nn(&[Add], 0), st(DL, 6), st(&[Rc], 20)]),
+    r("persist.cron", C::Persistence, Line, &[st(&[Cron, CronSched], 0), st(&[Fetch], FAR), st(&[PipeSh], 30)]),
+    r("persist.cron", C::Persistence, Line, &[st(&[Reboot], 0), st(&[Fetch, NcLike, ShellI, DevTcp], 30)]),
+    r("persist.cron", C::Persistence, Line, &[st(&[Cron, CronSched], 0), st(&[DevTcp, ShellI, FetchRun], FAR)]),
+    r("persist.cron", C::Persistence, Line, &[st(&[Cron, CronSched], 0), st(&[NcLike], 30), st(&[ExecFlag], 6)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[DevTcp], 0)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[NcLike], 0), st(&[ExecFlag], 8), st(&[Shell, Spawn], 3)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[ShellI], 0), st(&[RedirAmp], 2)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[Mkfifo], 0), st(&[NcLike, SClient], 20)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[Socket], 0), st(&[Spawn], 60)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[Socat], 0), st(&[ExecColon], 10)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[TcpClient], 0), st(&[Iex], FAR)]),
+    r("persist.reverse-shell", C::Persistence, Line, &[st(&[ShellI], 0), st(&[Pipe], 6), st(&[NcLike], 2)]),
+    r("persist.autostart-download", C::Persistence, Line, &[st(&[Autostart], 0), st(&[Fetch], 30), st(&[PipeSh], 20)]),
+    r("persist.autostart-download", C::Persistence, Line, &[st(&[Fetch], 0), st(&[PipeSh], 20), st(&[EverySession], 20)]),
+    r("persist.autostart-download", C::Persistence, Line, &[st(&[Autostart], 0), st(&[FetchRun], 30)]),
+    r("persist.agent-permissions", C::Persistence, Line, &[st(&[AgentPerm], 0)]),
+    r("persist.disable-safety", C::Persistence, Line, &[st(&[SafetyOff], 0)]),
+    rv("persist.disable-safety", C::Persistence, Sentence, &[nn(&[Disable], 0), st(&[SafetyObj], 3)], &[OtherScanner]),
+    r("persist.git-hook", C::Persistence, Line, &[st(&[GitHook], 0), st(&[Fetch], FAR), st(&[PipeSh], 30)]),
+    r("persist.git-hook", C::Persistence, Line, &[st(&[Fetch], 0), st(&[PipeSh], 30), st(&[GitHook], FAR)]),
+    r("persist.git-hook", C::Persistence, Line, &[st(&[GitHook], 0), st(&[Net], FAR), st(&[SecretFile, SecretVar, EnvDump, CmdSubst, EnvAccess], FAR)]),
+    r("persist.git-hook", C::Persistence, Line, &[st(&[Net], 0), st(&[SecretFile, SecretVar, EnvDump, CmdSubst], FAR), st(&[GitHook], FAR)]),
+    r("persist.git-hook", C::Persistence, Line, &[st(&[GitHook], 0), st(&[FetchRun, DevTcp], FAR)]),
+    r("persist.sudoers", C::Persistence, Line, &[st(&[NopasswdAll], 0), st(&[Sudoers, Tee, Append], FAR)]),
+    r("persist.sudoers", C::Persistence, Line, &[st(&[Sudoers, Echo, Tee], 0), st(&[NopasswdAll], FAR)]),
+    r("persist.sudoers", C::Persistence, Line, &[nn(&[Add], 0), st(&[NopasswdAll], FAR)]),
+    r("persist.path-hijack", C::Persistence, Line, &[st(&[PathHijack], 0)]),
+    r("persist.path-hijack", C::Persistence, Line, &[st(&[AliasShadow], 0), st(&[Net, TmpDir, ReadSecret, SecretVar, Tee, Subst], FAR)]),
+    r("persist.path-hijack", C::Persistence, Line, &[st(&[ShadowPath], 0), st(&[Redirect, Append, Tee, WriteOp], FAR)]),
+    r("persist.path-hijack", C::Persistence, Line, &[st(&[Redirect, Append, Tee, WriteOp, Echo], 0), st(&[ShadowPath], FAR)]),
+    r("persist.ssh-proxycommand", C::Persistence, Line, &[st(&[ProxyCmd], 0), st(&[Fetch, DevTcp, B64Decode, ShellI, FetchRun, PipeSh], 30)]),
+    r("persist.ssh-proxycommand", C::Persistence, Line, &[st(&[ProxyCmd], 0), st(&[NcLike], 20), st(&[ExecFlag], 4)]),
+];
+
+/// For each feature, the (rule, step) pairs that listen for it, latest
+/// step first.
+fn listeners() -> &'static Vec<Vec<(u16, u8)>> {
+    static CELL: OnceLock<Vec<Vec<(u16, u8)>>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        let mut out = vec![Vec::new(); F::ALL.len()];
+        for (ri, rule) in RULES.iter().enumerate() {
+            for (si, step) in rule.steps.iter().enumerate() {
+                for &f in step.any {
+                    out[f as usize].push((ri as u16, si as u8));
+                }
+            }
+            for &f in rule.veto {
+                out[f as usize].push((ri as u16, u8::MAX));
+            }
+        }
+        for l in &mut out {
+            l.sort_by_key(|l| std::cmp::Reverse(l.1));
+        }
+        out
+    })
+}
+
+/// Bits per word for the structural scanners (role lines, comments).
+pub(super) fn flag(f: F) -> u32 {
+    match f {
+        RoleContent => 1,
+        Affirm => 1 << 1,
+        Addressee => 1 << 2,
+        InstrWord => 1 << 3,
+        Override => 1 << 4,
+        Send => 1 << 5,
+        CredObj => 1 << 6,
+        The | ScopeWeak | ScopeStrong | ObjStrong | ObjMedium | ObjAll | UserW => 1 << 7,
+        _ => 0,
+    }
+}
+
+/// The analysed text: hits in order of position, and per-word flags.
+pub(super) struct Analysis {
+    pub(super) hits: Vec<Hit>,
+    pub(super) flags: Vec<u32>,
+}
+
+/// Finds every hit of `raw`, given its two views.
+pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
+    let lx = Lexicon::get();
+    let words = &sk.words;
+    let n = words.len();
+    let mut hits: Vec<Hit> = Vec::new();
+    let mut flags = vec![0u32; n];
+    let blank = Hit {
+        f: Neg,
+        start: 0,
+        end: 0,
+        w0: 0,
+        w1: 0,
+        line: 0,
+        sent: 0,
+        neg_near: false,
+        neg_clause: false,
+    };
+    let mut found: Vec<(F, usize)> = Vec::new();
+    for i in 0..n {
+        found.clear();
+        let readings = [Some(sk.word(i)), words[i].alt.as_deref()];
+        for folded in readings.into_iter().flatten() {
+            let Some(looked) = lx.entries(folded) else {
+                continue;
+            };
+            for e in &looked.entries {
+                let k = e.rest.len();
+                if k == 0 {
+                    found.push((e.f, i + 1));
+                    continue;
+                }
+                if i + k >= n || words[i + k].sent != words[i].sent {
+                    continue;
+                }
+                let ok = e.rest.iter().enumerate().all(|(j, item)| {
+                    let next = sk.word(i + 1 + j);
+                    item.matches(next, &lx.stem_of(next).stem)
+                });
+                if ok {
+                    found.push((e.f, i + k + 1));
+                }
+            }
+        }
+        for &(f, end) in &found {
+            flags[i] |= flag(f);
+            hits.push(Hit {
+                f,
+                start: words[i].raw.0,
+                end: words[end - 1].raw.1,
+                w0: i as u32,
+                w1: end as u32,
+                sent: words[i].sent,
+                ..blank
+            });
+        }
+    }
+    // Negations, except "don't forget to".
+    let mut is_neg = vec![false; n];
+    let mut cancel = vec![false; n];
+    for h in &hits {
+        match h.f {
+            Neg => (h.w0..h.w1).for_each(|w| is_neg[w as usize] = true),
+            NegCancel => cancel[h.w0 as usize] = true,
+            _ => {}
+        }
+    }
+    let mut last_neg: Vec<Option<u32>> = vec![None; n + 1];
+    let mut last: Option<u32> = None;
+    for w in 0..n {
+        if w > 0 && words[w].sent != words[w - 1].sent {
+            last = None;
+        }
+        last_neg[w] = last;
+        if is_neg[w] && !(w + 1 < n && cancel[w + 1]) {
+            last = Some(w as u32);
+        }
+    }
+    last_neg[n] = last;
+    // Code tokens, mapped to raw offsets and words.
+    let mut code: Vec<CodeHit> = Vec::new();
+    literals::find(&norm.text, &mut code);
+    let word_at = |start: usize, end: usize| -> (u32, u32) {
+        let w0 = words.partition_point(|w| (w.raw.1 as usize) <= start);
+        let w1 = words.partition_point(|w| (w.raw.0 as usize) < end).max(w0);
+        (w0 as u32, w1 as u32)
+    };
+    let sent_of = |w0: u32| {
+        words
+            .get(w0 as usize)
+            .or(words.last())
+            .map_or(0, |w| w.sent)
+    };
+    for c in code {
+        let (start, end) = norm.raw_range(c.start, c.end);
+        let (w0, w1) = word_at(start, end);
+        hits.push(Hit {
+            f: c.f,
+            start: start as u32,
+            end: end as u32,
+            w0,
+            w1,
+            sent: sent_of(w0),
+            ..blank
+        });
+    }
+    // Punctuation that some rules read.
+    for (i, ch) in sk.text.char_indices() {
+        let f = match ch {
+            ':' => Colon,
+            '—' | '–' => Dash,
+            '-' if sk.text[..i].ends_with(' ') && sk.text[i + 1..].starts_with(' ') => Dash,
+            _ => continue,
+        };
+        let (start, end) = sk.raw_range(i, i + ch.len_utf8());
+        let (w0, w1) = word_at(start, end);
+        hits.push(Hit {
+            f,
+            start: start as u32,
+            end: end as u32,
+            w0,
+            w1,
+            sent: sent_of(w0),
+            ..blank
+        });
+    }
+    hits.sort_by_key(|h| (h.start, h.end));
+    // Lines and negations.
+    let mut breaks = raw
+        .char_indices()
+        .filter(|&(_, c)| is_line_break(c))
+        .map(|(i, _)| i as u32)
+        .peekable();
+    let mut line = 0;
+    for h in &mut hits {
+        while breaks.next_if(|&b| b < h.start).is_some() {
+            line += 1;
+        }
+        h.line = line;
+        let before = last_neg[(h.w0 as usize).min(n)];
+        h.neg_clause = before.is_some();
+        h.neg_near = before.is_some_and(|k| h.w0 - k <= 3);
+    }
+    Analysis { hits, flags }
+}
+
+#[derive(Clone, Copy)]
+struct Partial {
+    /// Word just past the last step's hit.
+    w1: u32,
+    /// Raw range of the last step's hit.
+    hit: u32,
+    end: u32,
+    /// Raw start of the first step's hit.
+    start: u32,
+    unit: u32,
+}
+
+/// The latest completions of a rule's prefix up to one step: the latest,
+/// and the latest one that ends before it starts (two hits can overlap:
+/// `system` is a scope and starts `system prompt`).
+#[derive(Clone, Copy, Default)]
+struct Slot([Option<Partial>; 2]);
+
+impl Slot {
+    fn set(&mut self, p: Partial) {
+        match self.0[0] {
+            Some(latest) if latest.end <= p.hit => self.0 = [Some(p), Some(latest)],
+            _ => self.0[0] = Some(p),
+        }
+    }
+}
+
+/// Runs every rule over the hits, adding one finding per rule id.
+pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) {
+    let listen = listeners();
+    let mut state: Vec<Vec<Slot>> = RULES
+        .iter()
+        .map(|r| vec![Slot::default(); r.steps.len()])
+        .collect();
+    let mut fired: Vec<(usize, u32, u32, u32)> = Vec::new();
+    let mut vetoed: FxHashSet<(usize, u32)> = FxHashSet::default();
+    for h in hits {
+        for &(ri, si) in &listen[h.f as usize] {
+            let (ri, si) = (ri as usize, si as usize);
+            let rule = &RULES[ri];
+            let unit = match rule.unit {
+                Sentence => h.sent,
+                Line => h.line,
+            };
+            if si == u8::MAX as usize {
+                vetoed.insert((ri, unit));
+                continue;
+            }
+            let step = &rule.steps[si];
+            let allowed = match step.neg {
+                Neg::Any => true,
+                Neg::NoNear => !h.neg_near,
+                Neg::Near => h.neg_near,
+                Neg::NoClause => !h.neg_clause,
+            };
+            if !allowed {
+                continue;
+            }
+            let next = if si == 0 {
+                Partial {
+                    w1: h.w1,
+                    hit: h.start,
+                    end: h.end,
+                    start: h.start,
+                    unit,
+                }
+            } else {
+                let chains = |p: &&Partial| {
+                    p.unit == unit
+                        && h.start >= p.end
+                        && h.w0.saturating_sub(p.w1) <= u32::from(step.gap)
+                };
+                let Some(p) = state[ri][si - 1].0.iter().flatten().find(chains) else {
+                    continue;
+                };
+                Partial {
+                    w1: h.w1.max(p.w1),
+                    hit: h.start,
+                    end: h.end,
+                    start: p.start,
+                    unit,
+                }
+            };
+            if si + 1 == rule.steps.len() {
+                fired.push((ri, next.unit, next.start, next.end));
+            } else {
+                state[ri][si].set(next);
+            }
+        }
+    }
+    // One finding per id: the earliest, longest match.
+    let mut best: Vec<(&'static str, Category, u32, u32)> = Vec::new();
+    for (ri, unit, start, end) in fired {
+        let rule = &RULES[ri];
+        if findings.iter().any(|f| f.id == rule.id) || vetoed.contains(&(ri, unit)) {
+            continue;
+        }
+        match best.iter_mut().find(|b| b.0 == rule.id) {
+            Some(b) if (start, u32::MAX - end) < (b.2, u32::MAX - b.3) => {
+                *b = (rule.id, rule.category, start, end)
+            }
+            Some(_) => {}
+            None => best.push((rule.id, rule.category, start, end)),
+        }
+    }
+    for (id, category, start, end) in best {
+        findings.push(Finding {
+            id,
+            category,
+            start: start as usize,
+            end: end as usize,
+            code_point: None,
+        });
+    }
+}
+
+// --- regular-expression patterns (the secret formats) ----------------------
+
+/// A regular-expression pattern, gated by keywords (the secret formats).
 pub(super) struct Pattern {
     pub(super) id: &'static str,
+    #[allow(dead_code)] // every secret format is a `Secret`
     pub(super) category: Category,
     /// The regex runs only when one of these occurs in the normalised text…
     pub(super) keywords: &'static [&'static str],
     /// …and, unless this is empty, one of these too (`#ip` stands for
     /// "digits, a dot, digits", as in an IP address).
+    #[allow(dead_code)] // no secret format needs a second gate
     pub(super) also: &'static [&'static str],
     pub(super) regex: &'static str,
 }
 
-/// Russian word endings: `[а-я]*` (the text is lower-cased with `ё` → `е`).
-macro_rules! ru {
-    () => {
-        "[а-я]*"
-    };
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scan::lexicon::WORDS;
 
-pub(super) const PATTERNS: &[Pattern] = &[
-    // --- prompt injection ---------------------------------------------
-    Pattern {
-        id: "pi.ignore-previous",
-        category: Category::PromptInjection,
-        keywords: &["ignore", "disregard", "forget", "override", "bypass", "overrule", "discard", "drop", "skip"],
-        also: &["instruction", "rule", "guideline", "directive", "prompt", "command", "guardrail", "constraint", "restriction", "programming", "training", "polic"],
-        regex: r"\b(ignore|disregard|forget|override|overrule|bypass|discard|drop|skip)\b[^.]{0,40}\b(previous|prior|above|earlier|preceding|former|original|initial|system|all|any|your|every)\b[^.]{0,25}\b(instructions?|rules|guidelines|directives?|prompts?|commands|guardrails|constraints|restrictions|programming|training|policies)\b",
-    },
-    Pattern {
-        id: "pi.ignore-everything-above",
-        category: Category::PromptInjection,
-        keywords: &["ignore", "disregard", "forget"],
-        also: &["above", "before", "previously", "you were told", "you have been told", "instruction", "rule", "prompt", "so far", "given"],
-        regex: r"\b(ignore|disregard|forget)\b\s+(everything|all|anything)\s+(above|before|previously|you were told|you have been told)|\b(ignore|disregard|forget|override)\b[^.]{0,20}\b(instructions?|rules|guidelines|directives?|prompts?|system prompt)\b[^.]{0,15}\b(above|before|earlier|previously|given|you were given|you received|so far|in your (system )?prompt)\b",
-    },
-    Pattern {
-        id: "pi.ignore-previous-ru",
-        category: Category::PromptInjection,
-        keywords: &["игнор", "забуд", "забыть", "не обращай", "отбрось", "отмени", "не следуй"],
-        also: &["инструкци", "правил", "указани", "промпт", "ограничени", "директив", "команд", "установк"],
-        regex: concat!(
-            "(игнорир", ru!(), "|проигнорир", ru!(), "|забуд", ru!(), "|забыть|не обращай", ru!(),
-            " внимани", ru!(), " на|отбрось|отбросить|отмени", ru!(), "|не следуй|не следовать)",
-            "[^.]{0,40}(предыдущ", ru!(), "|прошл", ru!(), "|прежн", ru!(), "|вс", ru!(),
-            "|сво", ru!(), "|системн", ru!(), "|выше|ранее|изначальн", ru!(), "|исходн", ru!(), ")",
-            "[^.]{0,25}(инструкци", ru!(), "|правил", ru!(), "|указани", ru!(), "|промпт", ru!(),
-            "|ограничени", ru!(), "|директив", ru!(), "|команд", ru!(), "|установк", ru!(), ")"
-        ),
-    },
-    Pattern {
-        id: "pi.new-instructions",
-        category: Category::PromptInjection,
-        keywords: &["system prompt", "instructions", "your new", "your real", "your true", "your actual", "new rules", "new directive"],
-        also: &[],
-        regex: r"\b(new|updated|real|actual|true|override|replacement)\s+(system\s+prompt|system\s+instructions|instructions|directives?|rules)\b\s*(:|are\b|is\b|follow|below|as follows)|\byour\s+(new|real|true|actual)\s+(instructions|task|tasks|goal|goals|purpose|role|directive|objective)\s+(is|are)\b|\b(this|the following) (is|are) (your|the) new (system prompt|instructions)",
-    },
-    Pattern {
-        id: "pi.new-instructions-ru",
-        category: Category::PromptInjection,
-        keywords: &["нов", "настоящ", "истинн"],
-        also: &["инструкци", "правил", "директив", "задач", "промпт"],
-        regex: concat!(
-            "(нов", ru!(), "|настоящ", ru!(), "|истинн", ru!(), "|обновленн", ru!(), ") ",
-            "(системн", ru!(), " (промпт", ru!(), "|инструкци", ru!(), ")|инструкци", ru!(),
-            "|правил", ru!(), "|директив", ru!(), "|задач", ru!(), ")\\s*(:|—|-|такие|следующ)"
-        ),
-    },
-    Pattern {
-        id: "pi.developer-mode",
-        category: Category::PromptInjection,
-        keywords: &["mode", "do anything now", "jailbr", " dan"],
-        also: &["restrict", "filter", "limit", "rule", "guideline", "polic", "censor", "safety", "ethic", "anything", "guardrail", "moderation", "you are", "you're", "act as", "pretend", "become", "jailbr", "do anything now", "enable", "activat", "now in"],
-        regex: r"\b(developer|dev|jailbreak|jailbroken|dan|god|admin|unrestricted|unfiltered|uncensored|evil|debug)\s+mode\b[^\n]{0,80}\b(no|without|any|ignore|ignores|bypass|free of|unrestricted|uncensored|unfiltered|disabled|lifted|removed|off)\b[^\n]{0,30}\b(restrictions?|filters?|filtering|limits?|limitations|rules|guidelines|polic(y|ies)|censorship|safety|ethics|anything|guardrails|moderation)|\b(enable|enabled|activate|activated|enter|entering|switch to|now in|you are in|you're in)\s+(developer|jailbreak|dan|god|unrestricted|unfiltered|uncensored|evil)\s+mode\b[^\n]{0,120}\b(you (can|will|must|may)|no (restrictions|limits|rules|filters)|without (restrictions|limits|rules|filters)|ignore|anything)|\b(developer|jailbreak|dan|god|unrestricted|evil)\s+mode\b[^\n]{0,80}\b(restrictions|filters|safety|guardrails|rules|limits|censorship|moderation)\s+(are\s+|is\s+|have been\s+)?(off|disabled|removed|lifted|gone|bypassed|ignored|suspended)\b|\bdo anything now\b|\b(you are|you're|act as|pretend to be|you will be|become)\s+(now\s+)?(dan|a jailbroken|an unrestricted|an unfiltered|an uncensored)\b|\bjailbreak(ed)?\s+(prompt|mode|enabled|activated|successful)",
-    },
-    Pattern {
-        id: "pi.developer-mode-ru",
-        category: Category::PromptInjection,
-        keywords: &["режим", "без ограничений"],
-        also: &["разработчик", "бог", "dan", "без ограничений", "джейлбрейк"],
-        regex: concat!(
-            "режим", ru!(), " (разработчик", ru!(), "|бог", ru!(), "|dan|без ограничений|джейлбрейк", ru!(), ")",
-            "[^\\n]{0,80}(без ограничений|без правил|без фильтр", ru!(), "|никаких (ограничений|правил)|игнорир", ru!(),
-            "|можешь всё|можешь все|снят", ru!(), ")|(ты|теперь ты|вы)\\s+(теперь\\s+)?(dan|в режиме (разработчика|без ограничений|бога))"
-        ),
-    },
-    Pattern {
-        id: "pi.hidden-instructions",
-        category: Category::PromptInjection,
-        keywords: &["hidden", "secret", "invisible", "скрыт", "тайн", "секретн"],
-        also: &["instruction", "command", "directive", "prompt", "order", "task", "from the user", "from user", "from the human", "from the operator", "инструкц", "команд", "указани"],
-        regex: concat!(
-            r"\b(hidden|secret|invisible|covert)\s+(instructions?|commands?|directives?|prompts?|orders|task)\b|\b(instructions?|commands?|text|message)\b[^.]{0,30}\b(hidden|invisible|concealed) from (the )?(user|human|operator)",
-            "|(скрыт", ru!(), "|тайн", ru!(), "|секретн", ru!(), ") (инструкци", ru!(), "|команд", ru!(), "|указани", ru!(), ")",
-            "|(инструкци", ru!(), "|команд", ru!(), "|указани", ru!(), ")[^.]{0,30}скрыт", ru!(), " от пользовател"
-        ),
-    },
-    Pattern {
-        id: "pi.deception",
-        category: Category::PromptInjection,
-        keywords: &["tell", "inform", "mention", "reveal", "disclose", "secretly", "covertly", "without", "knowing", "hide", "keep this", "keep it", "secret from", "hidden from"],
-        also: &["user", "human", "operator", "owner", "anyone", "them", "secretly", "covertly", "silently", "quietly", "stealthily"],
-        regex: r"\b(do not|don't|dont|never|must not|mustn't|should not|shouldn't)\s+(tell|inform|notify|mention|reveal|disclose|show|alert|warn)\s+(this\s+|it\s+|anything\s+)?(to\s+)?(the\s+|your\s+)?(user|users|human|operator|owner|anyone|them)\b[^.]{0,60}\b(this|these|that|about|instructions?|what you|you (did|are|have)|the (change|upload|request|command|note|memory))|\b(secretly|covertly|silently|quietly|stealthily)\s+(send|upload|post|exfiltrate|forward|copy|transfer|run|execute|delete|remove|add|install|modify|change|email|share|leak)\b|\bwithout\s+(the\s+)?(user|user's|users'|human|operator|owner|them|anyone)\s*('s\s+)?(knowing|knowledge|noticing|consent|permission|approval)\b|\b(hide|conceal|keep)\s+(this|it|these instructions|the following)\s+(secret\s+|hidden\s+)?from\s+(the\s+)?(user|human|operator)|\b(secret|hidden)\s+from\s+(the\s+)?(user|human|operator)\b|\b(do not|don't|dont|never|must not)\s+(tell|inform|notify|mention|reveal|disclose|show)\s+(this|these|it|that)(\s+(note|memory|instructions?|entry|change|rule|step))?\s+to\s+(the\s+|your\s+)?(user|users|human|operator|owner|anyone)\b",
-    },
-    Pattern {
-        id: "pi.deception-ru",
-        category: Category::PromptInjection,
-        keywords: &["не говори", "не сообщай", "не рассказывай", "не показывай", "не упоминай", "тайно", "втайне", "без ведома", "скрой", "незаметно"],
-        also: &[],
-        regex: concat!(
-            "не (говори|сообщай|рассказывай|показывай|упоминай|сообщи|говорите|сообщайте)", ru!(),
-            "[^.]{0,20}пользовател", ru!(),
-            "|(тайно|втайне|незаметно)[^.]{0,30}(отправ", ru!(), "|загруз", ru!(), "|перешл", ru!(), "|удал", ru!(), "|выполн", ru!(), "|запуст", ru!(), "|добав", ru!(), "|скопир", ru!(), ")",
-            "|втайне от пользовател|без ведома пользовател|скрой (это )?от пользовател|незаметно (для|от) пользовател",
-            "|(тайно|втайне|незаметно)[^.]{0,30}(поменя", ru!(), "|измен", ru!(), "|замен", ru!(), "|подмен", ru!(), ")"
-        ),
-    },
-    // --- role hijack ----------------------------------------------------
-    Pattern {
-        id: "role.system-prefix",
-        category: Category::RoleHijack,
-        keywords: &["system:", "system :", "assistant:", "assistant :", "developer:", "system message", "system prompt", "system instructions", "[system", "[assistant", "[sys]", "# system", "#system", "<system", "</system", "<sys", "</sys", "<assistant", "</assistant", "<developer", "</developer", "(system)", "система:", "системное сообщение:"],
-        also: &[],
-        regex: r"(^|\n)\s*(#{1,6}\s*)?[\[(]?(system|assistant|developer|system message|system prompt|система|системное сообщение)[\])]?\s*:[^\n]{0,120}(\b(you|your|ignore|disregard|always|never|must|respond|reply|answer|act|behave|follow|obey|override|assistant|instructions?|rules|from now on|do not|don't|priority|user|model|ai|agent|execute|run|approved|pre-approved|authori[sz]ed|granted|permitted|allowed|tool calls?|sure|of course|certainly|i will|i'll)\b|ты|вы|тво|игнорир|всегда|никогда|должен|отвечай|следуй|инструкци|правил|пользовател|ассистент|конечно|сейчас|выполн|отправ|разреш|одобрен)|(^|\n)\s*#{1,6}\s*(system|system prompt|system message|system instructions)\s*(\n|$)|(^|\n)\s*\[(system|assistant|system message|system prompt|system note|sys)\]|</?(system|system_prompt|system-prompt|sys|developer|assistant)>",
-    },
-    Pattern {
-        id: "role.turn-forgery",
-        category: Category::RoleHijack,
-        keywords: &["assistant:", "ai:", "human:", "user:", "ассистент:", "ии:", "бот:"],
-        also: &[],
-        regex: r"(^|\n)\s*(human|user)\s*:[^\n]{0,200}\n\s*(assistant|ai)\s*:|(^|\n)\s*(assistant|ai)\s*:\s*(sure|ok|okay|of course|certainly|understood|i will|i'll)\b|(^|\n)\s*(человек|пользователь)\s*:[^\n]{0,200}\n\s*(ассистент|ии|бот)\s*:|(^|\n)\s*(ассистент|ии|бот)\s*:\s*(конечно|хорошо|ладно|понял|сейчас|выполняю|удаляю)",
-    },
-    Pattern {
-        id: "role.chat-template",
-        category: Category::RoleHijack,
-        keywords: &["<|", "[inst]", "[/inst]", "<<sys>>", "<</sys>>", "</s>", "<start_of_turn>", "<end_of_turn>", "<s>"],
-        also: &[],
-        regex: r"<\|\s*(im_start|im_end|im_sep|system|user|assistant|endoftext|eot_id|start_header_id|end_header_id|begin_of_text|end_of_text|eom_id|python_tag)\s*\|>|\[/?inst\]|<</?sys>>|</s>\s*<s>|<(start|end)_of_turn>|(^|\n)\s*<s>\s*\[",
-    },
-    // --- hidden markup ----------------------------------------------------
-    Pattern {
-        id: "markup.comment-instruction",
-        category: Category::HiddenMarkup,
-        keywords: &["<!--"],
-        also: &[],
-        regex: r"(?s)<!--.{0,500}?(\bignore\s+(the|all|any|previous|prior|your|user|instructions|above|everything)|disregard|instruction|\bassistant\b|\bai\b|\bllm\b|\bagent\b|\bsystem\s*(:|prompt|message)|\bsend\b|\bupload\b|\bcurl\b|\bwget\b|exfiltrat|password|\btoken\b|\bsecret\b|api.?key|do not tell|don't tell|\bprompt\b|\bmodel\b|\bexecute\b|игнорир|инструкци|отправ|пароль|токен|агент|ассистент).{0,500}?-->",
-    },
-    Pattern {
-        id: "markup.hidden-element",
-        category: Category::HiddenMarkup,
-        keywords: &["display", "visibility", "font-size", "opacity", "hidden", "color"],
-        also: &["<"],
-        regex: r#"<[a-z][a-z0-9]*\b[^>]{0,200}style\s*=\s*["'][^"']{0,200}(display\s*:\s*none|visibility\s*:\s*hidden|font-size\s*:\s*0(\.0+)?\s*(px|pt|em|rem|%)?\s*(;|["'])|opacity\s*:\s*0(\.0+)?\s*(;|["'])|color\s*:\s*(white|#fff|#ffffff|transparent)\b)[^>]*>[^<]{3,}|<(div|span|p|section|article|aside|template|details|font|small)\b[^>]{0,100}\shidden\b[^>]*>[^<]{3,}|<font\b[^>]{0,80}color\s*=\s*["']?(white|#fff|#ffffff)\b[^>]*>[^<]{3,}"#,
-    },
-    // --- exfiltration -----------------------------------------------------
-    Pattern {
-        id: "exfil.secret-to-url",
-        category: Category::Exfiltration,
-        keywords: &["curl", "wget", "fetch", "nc ", "ncat", "netcat", "invoke-webrequest", "invoke-restmethod", "iwr", "irm ", "http", "requests.", "axios", "scp", "rsync"],
-        also: &["$", "%", "process.env", "os.environ", "printenv", "|"],
-        regex: r"\b(curl|wget|fetch|nc|ncat|netcat|invoke-webrequest|invoke-restmethod|iwr|irm|httpie|requests\.(post|get|put)|axios(\.(post|get|put))?|scp|rsync)\b[^\n]{0,250}(\$\{?[a-z_]*(key|token|secret|passw(or)?d|pass|pwd|credentials?|creds|auth|cookie|session)[a-z_]*\}?|\$\(\s*(env|printenv|cat|set)\b|`\s*(env|printenv)\s*`|%[a-z_]*(key|token|secret|password)[a-z_]*%|process\.env|os\.environ|\$env:[a-z_]*(key|token|secret|password))|\b(env|printenv|set|cat\s+[^\n|]{0,80})\s*\|\s*(curl|nc|ncat|netcat|wget|base64\s*\|\s*(curl|nc))\b",
-    },
-    Pattern {
-        id: "exfil.sensitive-file",
-        category: Category::Exfiltration,
-        keywords: &[".ssh", "id_rsa", "id_ed25519", "id_ecdsa", ".aws", ".netrc", ".env", "cookie", "/etc/shadow", ".npmrc", ".pypirc", ".kube", ".docker", "keychain", "wallet", "credentials"],
-        also: &["http", "@", ".com", ".net", ".org", ".io", ".ru", ".xyz", ".top", ".site", ".info", ".cc", ".me", ".co", "#ip"],
-        regex: r#"\b(curl|wget|nc|ncat|netcat|scp|rsync|ftp|upload|uploads|send|sends|post|posts|email|mail|exfiltrate|transfer|forward|pipe|paste|share)\b[^\n]{0,200}(~/\.ssh/|\.ssh/id_|\bid_(rsa|ed25519|ecdsa|dsa)([^.a-z0-9_]|$)|\.aws/credentials|\.netrc\b|\.npmrc\b|\.pypirc\b|\.docker/config\.json|\.kube/config|/etc/shadow|(^|[\s"'=@/])\.env([\s"';|)]|$)|\bcookies?(\.sqlite|\s+(file|jar|db|database|store))?\b|\bkeychain\b|\bwallet\.dat\b|\bbrowser (cookies|passwords|sessions)\b)[^\n]{0,200}(https?://|\b\d{1,3}(\.\d{1,3}){3}\b|\b[a-z0-9.-]+\.(com|net|org|io|ru|xyz|top|site|info|cc|me|co)\b|@[a-z0-9.-]+:)|\b(curl|wget|nc|ncat|scp|rsync|upload|send|post|exfiltrate|transfer|forward)\b[^\n]{0,200}(https?://|\b\d{1,3}(\.\d{1,3}){3}\b)[^\n]{0,200}(~/\.ssh/|\.ssh/id_|\bid_(rsa|ed25519|ecdsa|dsa)([^.a-z0-9_]|$)|\.aws/credentials|\.netrc\b|/etc/shadow|(^|[\s"'=@/])\.env([\s"';|)]|$)|\bcookies\b)|(-d|--data(-binary)?|-f|--form|-t|--upload-file)\s*["']?[a-z_]*=?@\s*["']?(~/\.ssh/|[^\s"']*id_(rsa|ed25519)|~/\.aws/credentials|[^\s"']*\.env([\s"']|$)|~/\.netrc)"#,
-    },
-    Pattern {
-        id: "exfil.pipe-to-network",
-        category: Category::Exfiltration,
-        keywords: &["|", "$(", "env >", "printenv >"],
-        also: &["curl", "wget", "ncat", "netcat", "socat", "openssl", "dig ", "nslookup", "scp", "rsync", "nc "],
-        regex: r#"(~/\.ssh|\.ssh/id_|\bid_(rsa|ed25519|ecdsa)\b|\.aws/credentials|\.netrc|/etc/shadow|\.kube/config|(^|[\s"'=@/])\.env([\s"';|)]|$)|\bprintenv\b|\benv\b\s*\|)[^\n]{0,100}\|[^\n]{0,60}\b(curl|wget|nc|ncat|netcat|socat|openssl\s+s_client)\b|\b(dig|nslookup|host|ping|curl|wget|nc)\b[^\n]{0,200}\$\([^)]{0,120}(~/\.ssh|\.aws/credentials|(^|[\s/])\.env\b|id_rsa|\.netrc|/etc/shadow|\bprintenv\b|\benv\b)|\b(env|printenv|set)\s*>\s*[^\s]+[^\n]{0,80}\b(curl|wget|nc|ncat|scp|rsync)\b"#,
-    },
-    Pattern {
-        id: "exfil.environment-to-url",
-        category: Category::Exfiltration,
-        keywords: &["os.environ", "process.env", "getenv"],
-        also: &[],
-        regex: r"(urlopen|urllib|requests\.(post|get|put)|fetch\(|axios|http\.request|httpx|socket)[^\n]{0,200}(os\.environ|process\.env|getenv)|(os\.environ|process\.env)[^\n]{0,200}(urlopen|urllib|requests\.(post|get|put)|fetch\(|axios|http\.request|httpx)",
-    },
-    Pattern {
-        id: "exfil.secret-in-url",
-        category: Category::Exfiltration,
-        keywords: &["http"],
-        also: &["$", "{{"],
-        regex: r"https?://[^\s)\]]{0,200}(\$\{?[a-z_]*(key|token|secret|passw(or)?d|credentials?|cookie)[a-z_]*\}?|\{\{\s*[a-z_]*(key|token|secret|password)[a-z_]*\s*\}\})",
-    },
-    Pattern {
-        id: "exfil.secret-variable-sent",
-        category: Category::Exfiltration,
-        keywords: &["$"],
-        also: &["key", "token", "secret", "pass", "credential"],
-        regex: concat!(
-            r"\$\{?[a-z_]*(key|token|secret|passw(or)?d|credentials?)[a-z_]*\}?[^\n]{0,120}\b(send|post|upload|forward|email|paste|share)\b[^\n]{0,100}(https?://|\b\d{1,3}(\.\d{1,3}){3}\b)",
-            "|\\$\\{?[a-z_]*(key|token|secret|passw(or)?d)[a-z_]*\\}?[^\\n]{0,120}(отправ", ru!(), "|перешл", ru!(), "|загруз", ru!(), "|вышл", ru!(), ")[^\\n]{0,100}(https?://|\\b\\d{1,3}(\\.\\d{1,3}){3}\\b)"
-        ),
-    },
-    Pattern {
-        id: "exfil.sensitive-file-ru",
-        category: Category::Exfiltration,
-        keywords: &["отправ", "загруз", "перешл", "вышл", "слей", "слить", "передай", "перешли", "скинь", "выгруз"],
-        also: &["http", "на сервер", "на адрес", "на url", "на хост", "@", "#ip"],
-        regex: concat!(
-            "(отправ", ru!(), "|загруз", ru!(), "|выгруз", ru!(), "|перешл", ru!(), "|вышл", ru!(), "|слей|слить|передай|передать|скинь|скинуть)",
-            "[^\\n]{0,150}(~/\\.ssh|id_rsa|id_ed25519|\\.env|\\.aws|\\.netrc|парол", ru!(), "|ключ", ru!(), "|токен", ru!(),
-            "|куки|cookie|секрет", ru!(), "|учетн", ru!(), " данн", ru!(), "|переменн", ru!(), " окружени", ru!(), ")",
-            "[^\\n]{0,150}(https?://|\\b\\d{1,3}(\\.\\d{1,3}){3}\\b|на (сервер|адрес|url|хост)|@[a-z0-9.-]+)"
-        ),
-    },
-    // --- persistence ------------------------------------------------------
-    Pattern {
-        id: "persist.authorized-keys",
-        category: Category::Persistence,
-        keywords: &["authorized_keys"],
-        also: &[],
-        regex: concat!(
-            r"(>>?|\btee\b(\s+-a)?)\s*[^\s]{0,80}authorized_keys|\b(ssh-(rsa|ed25519|dss)|ecdsa-sha2-nistp\d+)\s+aaaa[^\n]{0,700}authorized_keys|authorized_keys[^\n]{0,40}(<<|<\s)|\b(add|append|insert|put|write|copy)\s+(this|the following|my|our|that|the attacker's)\s+(ssh\s+|public\s+)?key[^\n]{0,60}authorized_keys",
-            "|(добав", ru!(), "|запиш", ru!(), "|допиш", ru!(), ")[^\\n]{0,60}(ключ", ru!(), ")[^\\n]{0,60}authorized_keys"
-        ),
-    },
-    Pattern {
-        id: "persist.shell-rc",
-        category: Category::Persistence,
-        keywords: &["bashrc", "zshrc", "profile", "zshenv", "config.fish"],
-        also: &["curl", "wget", "nc ", "ncat", "/dev/tcp", "base64", "eval", "python", "bash -c", "sh -c", "|"],
-        regex: r"(curl|wget|\bnc\b|ncat|/dev/tcp|base64\s+(-d|--decode)|\beval\b|python3?\s+-c|bash\s+-c|\bsh\s+-c|\|\s*(ba)?sh\b)[^\n]{0,200}(>>|\btee\s+-a)\s*[^\s]{0,40}\.(bashrc|zshrc|bash_profile|bash_login|profile|zprofile|zshenv|zlogin)\b|(>>|\btee\s+-a)\s*[^\s]{0,40}\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b[^\n]{0,100}(curl|wget|\bnc\b|/dev/tcp|base64)",
-    },
-    Pattern {
-        id: "persist.cron",
-        category: Category::Persistence,
-        keywords: &["cron", "@reboot"],
-        also: &["curl", "wget", "/dev/tcp", "nc ", "bash -i", "python"],
-        regex: r"(crontab|cron\.d|/etc/cron|@reboot|@hourly|@daily|(\*|\d+)(\s+(\*|\d+|\*/\d+)){4})[^\n]{0,200}(curl|wget)[^\n]{0,150}\|\s*(ba|z)?sh\b|@reboot[^\n]{0,150}(curl|wget|\bnc\b|ncat|bash\s+-i|/dev/tcp|python3?\s+-c)|(crontab|cron)[^\n]{0,100}(/dev/tcp|bash\s+-i|\bnc\b[^\n]{0,30}\s-e\b)|\(crontab -l[^\n]{0,40}echo[^\n]{0,200}(curl|wget|\bnc\b|/dev/tcp)",
-    },
-    Pattern {
-        id: "persist.reverse-shell",
-        category: Category::Persistence,
-        keywords: &["/dev/tcp", "/dev/udp", "nc ", "ncat", "netcat", "bash -i", "mkfifo", "socket", "pty.spawn", "socat", "tcpclient", "sh -i"],
-        also: &[],
-        regex: r#"/dev/(tcp|udp)/[a-z0-9.-]+/\d+|\b(nc|ncat|netcat)\b[^\n]{0,60}\s-(e|c)\s*[^\s]{0,20}(sh|bash|cmd|powershell)\b|\b(ba)?sh\s+-i\s*(>&|&>|2>&1)|mkfifo[^\n]{0,100}\b(nc|ncat|netcat|openssl\s+s_client)\b|socket\.socket\([^\n]{0,300}(subprocess|pty\.spawn|os\.dup2|/bin/(ba)?sh)|\bpty\.spawn\(\s*["']/bin/(ba)?sh|\bsocat\b[^\n]{0,80}exec:|\btcpclient\b[^\n]{0,200}(getstream|iex|invoke-expression)|\b(ba)?sh\s+-i\b[^\n]{0,40}\|\s*(nc|ncat)\b"#,
-    },
-    Pattern {
-        id: "persist.shell-rc-hook",
-        category: Category::Persistence,
-        keywords: &["bashrc", "zshrc", "profile", "zshenv"],
-        also: &["curl", "wget", "nc ", "/dev/tcp", "base64", "|"],
-        regex: concat!(
-            r"\b(add|append|put|write|insert)\b[^\n]{0,30}\b(to|in|into)\s+~?/?[^\s]*\.(bashrc|zshrc|bash_profile|profile|zprofile|zshenv)\b[^\n]{0,200}(curl|wget|\bnc\b|/dev/tcp|base64\s+-d|\|\s*(ba)?sh\b)",
-            "|(допиш", ru!(), "|добав", ru!(), "|запиш", ru!(), ")\\s+(в|к)\\s+~?/?[^\\s]*\\.(bashrc|zshrc|bash_profile|profile|zprofile)[^\\n]{0,200}(curl|wget|\\bnc\\b|/dev/tcp|base64)"
-        ),
-    },
-    Pattern {
-        id: "persist.autostart-download",
-        category: Category::Persistence,
-        keywords: &["curl", "wget"],
-        also: &["|"],
-        regex: r"(systemd|\.service\b|launchd|launchagents|\.plist\b|autostart|startup|login items|rc\.local|init\.d)[^\n]{0,150}(curl|wget)[^\n]{0,120}\|\s*(ba|z)?sh\b|(curl|wget)[^\n]{0,120}\|\s*(ba|z)?sh\b[^\n]{0,100}(every (login|boot|session|start|startup|run)|at (login|boot|startup)|on (login|boot|startup)|each session|start of every session)",
-    },
-    Pattern {
-        id: "persist.agent-permissions",
-        category: Category::Persistence,
-        keywords: &["approval_policy", "sandbox_mode", "dangerously", "bash(*)", "bypasspermissions", "--yolo", "auto-approve", "autoapprove"],
-        also: &[],
-        regex: r#"approval_policy\s*=\s*["']?never|sandbox_mode\s*=\s*["']?danger-full-access|--dangerously-(skip-permissions|bypass-approvals-and-sandbox|bypass)|["']bash\(\*\)["']|"defaultmode"\s*:\s*"bypasspermissions"|\bbypasspermissions\b|--yolo\b|\bauto-?approve\b[^\n]{0,40}\b(all|everything|true|\*)"#,
-    },
-    Pattern {
-        id: "persist.disable-safety",
-        category: Category::Persistence,
-        keywords: &["approval", "scanner", "safety", "guardrail", "filter", "moderation", "security", "отключ", "выключ", "обойд", "обход", "memory_enabled", "сканер", "удали", "защит"],
-        also: &["disable", "turn off", "switch off", "bypass", "remove", "deactivate", "uninstall", "skip", "kill", "stop", "false", "off", "none", ": 0", "= 0", ": no", "= no", "отключ", "выключ", "обойд", "обход", "убер", "удали"],
-        regex: concat!(
-            r"\b(write_approval|approval|security_scan(ner)?|scanner|safety(_checks?)?|guardrails?|content_filter|moderation)\s*(:|=|to)\s*(false|off|no|0|disabled|none)\b|\b(disable|disabled|turn off|switch off|bypass|remove|deactivate|uninstall|skip|kill|stop)\s+(the\s+|your\s+|all\s+|any\s+)?(security\s+scanner|memory\s+scanner|injection\s+scanner|scanner\s+from|scanner\s+(so|because|to)\b|safety\s+(checks?|filters?|guardrails|rules|measures)|guardrails|write\s+approval|approval\s+(gate|step|prompt)|content\s+(filter|filtering|moderation)|moderation|security\s+checks?)\b",
-            "|(отключ", ru!(), "|выключ", ru!(), "|обойд", ru!(), "|обход", ru!(), "|убер", ru!(), "|удали", ru!(), ")\\s+(все\\s+)?(сканер", ru!(),
-            "|защит", ru!(), "|проверк", ru!(), " безопасности|фильтр", ru!(), "|модераци", ru!(), "|подтверждени", ru!(), "|ограничени", ru!(), " безопасности)"
-        ),
-    },
-];
-
-/// The patterns compiled, in [`PATTERNS`] order.
-pub(super) fn compiled() -> &'static [Regex] {
-    static CELL: OnceLock<Vec<Regex>> = OnceLock::new();
-    CELL.get_or_init(|| {
-        PATTERNS
-            .iter()
-            .map(|p| Regex::new(p.regex).unwrap_or_else(|e| panic!("pattern {}: {e}", p.id)))
-            .collect()
-    })
-}
-
-/// Runs `patterns` (compiled as `regexes`) over `norm`, each gated by its
-/// keywords, adding one finding per pattern that matches.
-pub(super) fn run(
-    patterns: &[Pattern],
-    regexes: &[Regex],
-    norm: &Normalised,
-    pairs: &Pairs,
-    findings: &mut Vec<Finding>,
-) {
-    for (p, re) in patterns.iter().zip(regexes) {
-        if !p.keywords.iter().any(|k| has(&norm.text, pairs, k)) {
-            continue;
+    /// A text that yields `f`, using alternative `k` of its class.
+    fn sample(f: F, k: usize) -> Option<String> {
+        if let Some((_, words)) = WORDS.iter().find(|(g, _)| *g == f) {
+            let w = words[k % words.len()];
+            return Some(
+                w.split(' ')
+                    .map(|w| w.trim_start_matches('=').trim_end_matches('*'))
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
         }
-        if !p.also.is_empty() && !p.also.iter().any(|k| has(&norm.text, pairs, k)) {
-            continue;
-        }
-        if let Some(m) = re.find(&norm.text) {
-            let (start, end) = norm.raw_range(m.start(), m.end());
-            findings.push(Finding {
-                id: p.id,
-                category: p.category,
-                start,
-                end,
-                code_point: None,
-            });
+        match f {
+            Colon => Some(":".into()),
+            Dash => Some("—".into()),
+            _ => literals::sample(f).map(str::to_string),
         }
     }
-}
 
-/// The threat patterns' findings in `norm`.
-pub(super) fn find(norm: &Normalised, pairs: &Pairs, findings: &mut Vec<Finding>) {
-    run(PATTERNS, compiled(), norm, pairs, findings);
+    fn alternatives(f: F) -> usize {
+        WORDS
+            .iter()
+            .find(|(g, _)| *g == f)
+            .map_or(1, |(_, w)| w.len())
+    }
+
+    fn fires(rule: &Rule, text: &str) -> bool {
+        let v = crate::scan::scan(text);
+        v.findings.iter().any(|x| x.id == rule.id)
+    }
+
+    /// Every alternative of every step of every rule, put between the
+    /// first alternatives of the other steps, makes the rule fire: no
+    /// branch of a rule is dead.
+    #[test]
+    fn every_alternative_of_every_step_fires() {
+        let mut failures = Vec::new();
+        for rule in RULES {
+            for (si, step) in rule.steps.iter().enumerate() {
+                for &f in step.any {
+                    for k in 0..alternatives(f) {
+                        let mut parts = Vec::new();
+                        let mut ok = true;
+                        for (sj, other) in rule.steps.iter().enumerate() {
+                            let s = if sj == si {
+                                sample(f, k)
+                            } else {
+                                sample(other.any[0], 0)
+                            };
+                            if other.neg == Neg::Near {
+                                parts.push("do not".to_string());
+                            }
+                            match s {
+                                Some(s) => parts.push(s),
+                                None => ok = false,
+                            }
+                        }
+                        if !ok {
+                            failures.push(format!("{}: no sample for {f:?}", rule.id));
+                            continue;
+                        }
+                        let text = parts.join(" ");
+                        if !fires(rule, &text) {
+                            failures.push(format!("{} step {si} {f:?}#{k}: {text:?}", rule.id));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            failures.is_empty(),
+            "{} dead branches:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
+    }
 }

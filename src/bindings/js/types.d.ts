@@ -219,6 +219,7 @@ export type ScanCategory =
   | "exfiltration"
   | "persistence"
   | "secret"
+  | "credential-harvest"
   | "invisible-unicode";
 
 /** One hit of the security scanner. */

