@@ -9,7 +9,7 @@ export CARGO_PROFILE_RELEASE_STRIP=true
 out=target/component
 mkdir -p "$out"
 cargo build --quiet --release --target wasm32-wasip2 --no-default-features --features component
-cp target/wasm32-wasip2/release/mnemo.wasm "$out/mnemo.wasip2.wasm"
+cp "${CARGO_TARGET_DIR:-target}/wasm32-wasip2/release/mnemo.wasm" "$out/mnemo.wasip2.wasm"
 # A separate target dir keeps this core build from displacing the npm
 # package's wasm32-unknown-unknown build.
 CARGO_TARGET_DIR=target/component-core cargo build --quiet --release \
