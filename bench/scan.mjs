@@ -100,8 +100,9 @@ console.log(`corpus: ${blocked}/${attacks.length} attacks blocked, ${passed}/${b
 // cost more than 3x realistic text of its length). Medians of 7.
 const SIZE = 64 * 1024;
 const fill = (unit) => {
-  let s = unit.repeat(Math.ceil(SIZE / unit.length));
-  while (new TextEncoder().encode(s).length > SIZE) s = s.slice(0, -1);
+  let s = unit.length >= SIZE ? unit.slice(0, SIZE) : unit.repeat(Math.ceil(SIZE / unit.length));
+  // Trim to SIZE bytes: a cut by UTF-16 length first, then char by char.
+  while (new TextEncoder().encode(s).length > SIZE) s = s.slice(0, s.length - Math.max(1, (new TextEncoder().encode(s).length - SIZE) >> 2));
   return s;
 };
 const perKib = (t) => {
