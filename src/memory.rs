@@ -189,7 +189,7 @@ impl<S: Storage> Memory<S> {
     pub async fn run(&mut self, request: ToolRequest) -> ToolResult {
         let call = match request {
             ToolRequest::Search(call) => {
-                let hits = self.search_with(&call.query, &call.options);
+                let hits = self.search(&call.query, &call.options);
                 return ToolResult::found(hits, call.options.target());
             }
             ToolRequest::Write(call) => call,
@@ -479,17 +479,11 @@ impl<S: Storage> Memory<S> {
         Ok(items)
     }
 
-    /// Adds `fact` to `target` as a fact the user confirmed (kept as such
-    /// in the sidecar state and in the history when it is superseded). The
-    /// answer is the memory tool's.
-    pub async fn remember(&mut self, target: Target, fact: &str) -> ToolResult {
-        self.remember_with(fact, RememberOptions::new(Some(target)))
-            .await
-    }
-
     /// Adds `fact` as a fact the user confirmed, to the store `options`
-    /// name (default the user profile); see [`Memory::remember`].
-    pub async fn remember_with(&mut self, fact: &str, options: RememberOptions) -> ToolResult {
+    /// name (default the user profile), kept as such in the sidecar state
+    /// and in the history when it is superseded. The answer is the memory
+    /// tool's.
+    pub async fn remember(&mut self, fact: &str, options: RememberOptions) -> ToolResult {
         let target = options.target();
         let op = tool::Operation::new(tool::Action::Add, target, Some(fact), None, "");
         let result = match op {
@@ -673,15 +667,9 @@ impl<S: Storage> Memory<S> {
             .ok_or_else(|| Error::new(ErrorKind::NoMatch, format!("no entry {id}")))
     }
 
-    /// The best `limit` notes for `query` in `target` (or both stores),
-    /// best first, whatever the stores' modes.
-    pub fn search(&mut self, query: &str, target: Option<Target>, limit: usize) -> Vec<SearchHit> {
-        self.view().search(query, target, limit)
-    }
-
-    /// The best notes for `query` under `options` (store and limit), best
-    /// first, whatever the stores' modes.
-    pub fn search_with(&mut self, query: &str, options: &SearchOptions) -> Vec<SearchHit> {
+    /// The best notes for `query` under `options` (store and limit, checked
+    /// by [`SearchOptions`]), best first, whatever the stores' modes.
+    pub fn search(&mut self, query: &str, options: &SearchOptions) -> Vec<SearchHit> {
         self.view().search(query, options.target(), options.limit())
     }
 

@@ -275,9 +275,7 @@ impl GuestMemory for WitMemory {
     ) -> Result<Vec<SearchHit>, Error> {
         let options =
             SearchOptions::new(target.map(target_in), limit.map(u64::from)).map_err(error)?;
-        Ok(hits_out(
-            self.inner.borrow_mut().search_with(&query, &options),
-        ))
+        Ok(hits_out(self.inner.borrow_mut().search(&query, &options)))
     }
 
     fn status(&self) -> Result<Status, Error> {
@@ -332,7 +330,7 @@ impl GuestMemory for WitMemory {
     fn remember(&self, fact: String, target: Option<Target>) -> ToolResult {
         let mut memory = self.inner.borrow_mut();
         let options = RememberOptions::new(target.map(target_in));
-        let result = run_ready(memory.remember_with(&fact, options));
+        let result = run_ready(memory.remember(&fact, options));
         result_out(result.unwrap_or_else(|e| memory.reject(e)))
     }
 }

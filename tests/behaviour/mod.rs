@@ -118,6 +118,11 @@ fn text(storage: &MemoryStorage, name: &str) -> Option<String> {
         .map(|b| String::from_utf8(b.clone()).expect("utf-8"))
 }
 
+/// Search options with `limit` (both stores).
+fn limit(n: u64) -> mnemo::api::SearchOptions {
+    mnemo::api::SearchOptions::new(None, Some(n)).unwrap()
+}
+
 fn add(target: &str, content: &str) -> Value {
     json!({"action": "add", "target": target, "content": content})
 }
@@ -935,7 +940,7 @@ const NOTES: &[&str] = &[
 pub async fn search_finds_stemmed_words_in_english_and_russian() {
     let (_s, mut m) = filled(NOTES, &[], searched(json!({}))).await;
     let first =
-        |m: &mut Memory<MemoryStorage>, q: &str| m.search(q, None, 3).first().map(|h| h.index);
+        |m: &mut Memory<MemoryStorage>, q: &str| m.search(q, &limit(3)).first().map(|h| h.index);
     assert_eq!(first(&mut m, "proxy"), Some(0));
     assert_eq!(first(&mut m, "порт мониторинга"), Some(1));
     assert_eq!(first(&mut m, "runs"), Some(3));
@@ -947,13 +952,13 @@ pub async fn search_finds_stemmed_words_in_english_and_russian() {
         Some(2),
         "stop words do not rank"
     );
-    let hits = m.search("port", None, 10);
+    let hits = m.search("port", &limit(10));
     assert!(hits
         .iter()
         .all(|h| h.target == Target::Memory && h.score > 0.0));
     assert!(hits.windows(2).all(|w| w[0].score >= w[1].score));
     assert_eq!(hits[0].text, NOTES[hits[0].index]);
-    assert!(m.search("kubernetes", None, 10).is_empty());
+    assert!(m.search("kubernetes", &limit(10)).is_empty());
 }
 
 pub async fn context_is_empty_while_everything_is_in_the_prompt() {
@@ -962,7 +967,7 @@ pub async fn context_is_empty_while_everything_is_in_the_prompt() {
     assert_eq!(m.context("proxy port"), "", "already whole in the prompt");
     assert!(m.system_prompt().contains(NOTES[0]));
     // Search still works on demand.
-    assert_eq!(m.search("proxy", None, 5).len(), 1);
+    assert_eq!(m.search("proxy", &limit(5)).len(), 1);
     let (_s, mut m) = filled(NOTES, &[], searched(json!({}))).await;
     assert_eq!(m.status().memory.mode, "searched");
     assert_eq!(m.context("kubernetes helm charts"), "", "nothing matches");
@@ -1094,33 +1099,33 @@ pub async fn context_respects_max_chars_and_top_k_across_stores() {
 
 pub async fn index_is_never_stale_after_any_edit() {
     let (s, mut m) = filled(NOTES, &[], searched(json!({}))).await;
-    assert!(m.search("zeppelin", None, 5).is_empty());
+    assert!(m.search("zeppelin", &limit(5)).is_empty());
     assert_ok(
         &m.tool(&add("memory", "The zeppelin hangar code is 4711"))
             .await,
     );
-    assert_eq!(m.search("zeppelin", None, 5).len(), 1);
+    assert_eq!(m.search("zeppelin", &limit(5)).len(), 1);
     assert_ok(&m.tool(&json!({"action": "replace", "target": "memory", "old_text": "zeppelin", "content": "The blimp hangar code is 4711"})).await);
-    assert!(m.search("zeppelin", None, 5).is_empty());
-    assert_eq!(m.search("blimp", None, 5).len(), 1);
+    assert!(m.search("zeppelin", &limit(5)).is_empty());
+    assert_eq!(m.search("blimp", &limit(5)).len(), 1);
     assert_ok(
         &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "blimp"}))
             .await,
     );
-    assert!(m.search("blimp", None, 5).is_empty());
+    assert!(m.search("blimp", &limit(5)).is_empty());
     let mut files = mnemo::Files::new();
     files.insert(
         "MEMORY.md".into(),
         "Airship notes\n§\nThe dirigible is red".into(),
     );
     m.import_markdown(&files).await.unwrap();
-    assert_eq!(m.search("dirigible", None, 5).len(), 1);
-    assert!(m.search("proxy", None, 5).is_empty());
+    assert_eq!(m.search("dirigible", &limit(5)).len(), 1);
+    assert!(m.search("proxy", &limit(5)).is_empty());
     // Another writer changes the file: a refresh (or the next write) sees it.
     let mut other = open(&s, searched(json!({}))).await;
     assert_ok(&other.tool(&add("memory", "The balloon is blue")).await);
     m.refresh().await.unwrap();
-    assert_eq!(m.search("balloon", None, 5).len(), 1);
+    assert_eq!(m.search("balloon", &limit(5)).len(), 1);
     // The digest counts follow too, at the next session.
     m.start_session().await.unwrap();
     assert!(m.system_prompt().contains("The balloon is blue"));
@@ -1146,10 +1151,10 @@ pub async fn hostile_queries_never_fail() {
         "#",
         long.as_str(),
     ] {
-        let _ = m.search(q, None, 5);
+        let _ = m.search(q, &limit(5));
         let _ = m.context(q);
     }
-    assert_eq!(m.search("port AND (ssh OR", None, 1)[0].index, 2);
+    assert_eq!(m.search("port AND (ssh OR", &limit(1))[0].index, 2);
     assert!(!m.context("\"ssh port?\"").is_empty());
 }
 
@@ -1376,7 +1381,7 @@ pub async fn poisoned_entries_on_load_are_hidden_from_the_model() {
     assert!(!prompt.contains("Project uses pnpm"), "{prompt}");
     assert!(prompt.contains("Nginx proxies /api to port 8080"));
     // Search shows the placeholder, never the text.
-    let hits = m.search("pnpm instructions", None, 5);
+    let hits = m.search("pnpm instructions", &limit(5));
     assert!(hits.iter().any(|h| h.text.starts_with("[BLOCKED:")));
     assert!(hits.iter().all(|h| !h.text.contains("ignore all")));
     // Tool error details go to the model too: previews and current entries.
@@ -1642,7 +1647,9 @@ pub async fn history_keeps_every_superseded_text() {
     let s = MemoryStorage::with_clock(move || clock.get());
     let mut m = open(&s, Config::default()).await;
     assert!(m.history().await.unwrap().is_empty());
-    let r = m.remember(mnemo::Target::User, "Timezone: UTC+1").await;
+    let r = m
+        .remember("Timezone: UTC+1", mnemo::api::RememberOptions::default())
+        .await;
     assert_ok(&r);
     assert!(m.sidecar().user[0].confirmed);
     assert_ok(&m.tool(&add("memory", "Deploys run on Fridays")).await);

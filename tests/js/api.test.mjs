@@ -291,6 +291,8 @@ test("NoteIndex ranks any list of notes", () => {
   assert.deepEqual(ix.search("proxy port", 5).map((h) => h.index), [0]);
   assert.deepEqual(ix.search("порт").map((h) => h.index), [1]);
   assert.deepEqual(ix.search("?!"), []);
+  // The limit follows the rule of every note search.
+  assert.throws(() => ix.search("port", 5000), (e) => e.code === "invalid-input" && /1 to 1000/.test(e.message));
   assert.throws(() => new NoteIndex("not an array"), (e) => e.code === "invalid-input");
   assert.throws(() => new NoteIndex(["ok", 5]), (e) => e.code === "invalid-input");
   assert.ok(wasmMemoryBytes() >= before);

@@ -209,7 +209,7 @@ fn main(mut req: Request) -> Result<Response, Error> {
                 map.remove("query");
             }
             match SearchOptions::from_json(&options) {
-                Ok(options) => json!(memory.search_with(&text("query"), &options)),
+                Ok(options) => json!(memory.search(&text("query"), &options)),
                 Err(e) => return Ok(failure(StatusCode::BAD_REQUEST, &e)),
             }
         }

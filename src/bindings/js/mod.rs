@@ -363,7 +363,7 @@ impl JsMemory {
             .and_then(|q| Ok((q, SearchOptions::from_json(&to_json(&options)?)?)));
         with_open(&self.inner, async move |memory| {
             let (query, options) = decoded.map_err(throw)?;
-            from_serde(&memory.search_with(&query, &options))
+            from_serde(&memory.search(&query, &options))
         })
     }
 
@@ -431,7 +431,7 @@ impl JsMemory {
         with_open(&self.inner, async move |memory| {
             let options = options.map_err(throw)?;
             let result = match fact {
-                Ok(fact) => memory.remember_with(&fact, options).await,
+                Ok(fact) => memory.remember(&fact, options).await,
                 Err(e) => memory.reject(e),
             };
             from_serde(&result)
@@ -750,13 +750,11 @@ impl NoteIndex {
             index: usize,
             score: f32,
         }
+        // The limit follows the rule of every note search (1 to 1000).
+        let options = SearchOptions::new(None, limit.map(|n| n as u64)).map_err(throw)?;
         let hits: Vec<Ranked> = self
             .index
-            .search(
-                &self.analyzer,
-                query,
-                limit.unwrap_or(SearchOptions::DEFAULT_LIMIT),
-            )
+            .search(&self.analyzer, query, options.limit())
             .into_iter()
             .map(|h| Ranked {
                 index: h.doc,

@@ -25,7 +25,7 @@ pub fn search(
 ) -> Result<ExitCode> {
     let options = SearchOptions::new(target.map(|t| t.target()), limit)?;
     let (mut memory, _) = paths.open()?;
-    let hits = memory.search_with(query, &options);
+    let hits = memory.search(query, &options);
     if json {
         out(&pretty(&hits)?)?;
     } else if hits.is_empty() {

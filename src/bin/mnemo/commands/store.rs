@@ -97,7 +97,10 @@ pub fn remove(paths: &Paths, target: TargetArg, old_text: String) -> Result<Exit
 pub fn remember(paths: &Paths, target: TargetArg, fact: String) -> Result<ExitCode> {
     let fact = arg_or_stdin(fact)?;
     let (mut memory, _) = paths.open()?;
-    let result = run_ready(memory.remember(target.target(), &fact))?;
+    let result = run_ready(memory.remember(
+        &fact,
+        mnemo::api::RememberOptions::new(Some(target.target())),
+    ))?;
     report_tool_result(&result)
 }
 
