@@ -36,6 +36,7 @@
 
 #[cfg(test)]
 mod cost;
+mod decode;
 mod invisible;
 mod lexicon;
 mod literals;
@@ -201,19 +202,39 @@ pub fn scan(text: &str) -> Verdict {
     let raw = &text[..end];
     let mut findings = Vec::new();
     scan_invisible(raw, &mut findings);
-    let norm = normalise(raw);
-    let pairs = Pairs::of(&norm.text);
-    let sk = skeleton::skeleton(raw);
-    let analysis = rules::analyse(raw, &norm, &sk);
-    rules::run_rules(&analysis.hits, &mut findings);
-    markup::find(&norm, &sk, &analysis, &mut findings);
-    secrets::find(raw, &norm, &pairs, &mut findings);
+    read(raw, &mut findings);
+    // Encoded runs are read again decoded; what they hide is reported on
+    // the run itself.
+    for view in decode::views(raw) {
+        let mut inner = Vec::new();
+        read(&view.text, &mut inner);
+        for f in inner {
+            if !findings.iter().any(|g| g.id == f.id) {
+                findings.push(Finding {
+                    start: view.range.start,
+                    end: view.range.end,
+                    ..f
+                });
+            }
+        }
+    }
     findings.sort_by_key(|f| (f.start, f.end));
     Verdict {
         blocked: !findings.is_empty() || truncated,
         findings,
         truncated,
     }
+}
+
+/// The rules over words, code, markup and secrets, on one text.
+fn read(raw: &str, findings: &mut Vec<Finding>) {
+    let norm = normalise(raw);
+    let pairs = Pairs::of(&norm.text);
+    let sk = skeleton::skeleton(raw);
+    let analysis = rules::analyse(raw, &norm, &sk);
+    rules::run_rules(&analysis.hits, findings);
+    markup::find(&norm, &sk, &analysis, findings);
+    secrets::find(raw, &norm, &pairs, findings);
 }
 
 #[cfg(test)]
