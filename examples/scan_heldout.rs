@@ -4,23 +4,34 @@
 //! exactly as an agent's write would (`add`, or a two-entry batch for the
 //! lines that split an attack over two entries), so the number is what a
 //! user gets, not what one function returns.
-//! Usage: `cargo run --release --example scan_heldout [-- ../shared/locomo/locomo10.json]`
+//! Usage: `cargo run --release --example scan_heldout [-- [--split dev [--misses]] [--no-cost]
+//! [../shared/locomo/locomo10.json]]`
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use mnemo::{Config, Memory, MemoryStorage};
 use serde_json::{json, Value};
 
-fn lines(name: &str) -> Vec<Value> {
-    let path = format!(
-        "{}/tests/fixtures/scan/heldout/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("{path}: {e}"))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+/// Every line of the split's files whose name ends with `kind`
+/// (`attacks.jsonl`, or `en-attacks.jsonl` and `ru-attacks.jsonl`…).
+fn lines(split: &str, kind: &str) -> Vec<Value> {
+    let dir = format!("{}/tests/fixtures/scan/{split}", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().ends_with(kind))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|path| {
+            std::fs::read_to_string(path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(|l| serde_json::from_str(l).expect("a JSON line"))
+                .collect::<Vec<Value>>()
+        })
         .collect()
 }
 
@@ -73,8 +84,18 @@ fn median_ns_per_kib(text: &str) -> f64 {
 }
 
 fn main() {
-    let attacks = lines("attacks.jsonl");
-    let benign = lines("benign.jsonl");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let flag = |f: &str| args.iter().any(|a| a == f);
+    // `--split dev` measures the development split, which may be tuned on;
+    // only there does `--misses` print the texts that were got wrong.
+    let split = args
+        .iter()
+        .position(|a| a == "--split")
+        .and_then(|i| args.get(i + 1))
+        .map_or("heldout", String::as_str);
+    let show = flag("--misses") && split != "heldout";
+    let attacks = lines(split, "attacks.jsonl");
+    let benign = lines(split, "benign.jsonl");
     let mut by_category: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut by_evasion: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut by_language: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -105,6 +126,9 @@ fn main() {
         bucket.1 += 1;
         if !blocked {
             missed.push(line["id"].as_str().unwrap_or("?").to_string());
+            if show {
+                println!("MISS {}", line);
+            }
         }
     }
     let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -118,10 +142,13 @@ fn main() {
         e.1 += 1;
         if blocked {
             false_positives.push(line["id"].as_str().unwrap_or("?").to_string());
+            if show {
+                println!("FP {}", line);
+            }
         }
     }
     println!(
-        "held-out split: {} attacks, {} lookalikes",
+        "{split} split: {} attacks, {} lookalikes",
         attacks.len(),
         benign.len()
     );
@@ -142,9 +169,12 @@ fn main() {
     table("language", &by_language, "blocked");
     table("lookalike kind", &by_kind, "blocked (false positives)");
 
+    if flag("--no-cost") {
+        return;
+    }
     // Cost: realistic text (LoCoMo conversation turns) against adversarial
     // text of the same length.
-    let locomo = std::env::args().nth(1).unwrap_or_else(|| {
+    let locomo = args.iter().find(|a| !a.starts_with("--") && *a != split).cloned().unwrap_or_else(|| {
         format!(
             "{}/../shared/locomo/locomo10.json",
             env!("CARGO_MANIFEST_DIR")
@@ -198,6 +228,10 @@ fn main() {
         ("combining marks", repeat("i\u{0301}")),
         ("Cyrillic lookalikes", repeat("іgnоrе ")),
         ("zero-width runs", repeat("a\u{200B}")),
+        ("hex run", repeat("69676e6f726520616c6c20")),
+        ("base64 of text", repeat("aWdub3JlIGFsbCBwcmV2aW91cyBpbnN0cnVjdGlvbnMg")),
+        ("`%69` repeated", repeat("%69%67 ")),
+        ("`&#105;` repeated", repeat("&#105;&#103;")),
     ] {
         let cost = median_ns_per_kib(&text);
         println!("| {name} | {:.1} | {:.2} |", cost / 1000.0, cost / base);
