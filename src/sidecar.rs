@@ -1,10 +1,11 @@
 //! Sidecar state: what mnemo knows about entries beyond their text.
 //!
-//! For now that is when each entry was first seen and last changed, keyed
-//! by a stable entry id, so that removing or reordering other entries does
-//! not move an entry's dates and the Markdown stays byte-compatible. It is
-//! kept as one JSON blob ([`BLOB`]) beside the stores and committed in the
-//! same all-or-nothing commit as the store it describes.
+//! That is when each entry was first seen and last changed, keyed by a
+//! stable entry id, so that removing or reordering other entries does not
+//! move an entry's dates and the Markdown stays byte-compatible, and the
+//! scanner's clean verdicts on the entries ([`Sidecar::scan`]). It is kept
+//! as one JSON blob ([`BLOB`]) beside the stores and committed in the same
+//! all-or-nothing commit as the store it describes.
 //!
 //! Entries are matched to their records by content hash; what is left over
 //! on both sides, in order, is paired up as edits (an entry replaced
@@ -13,7 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::store::Target;
+use crate::store::{Target, VerdictCache};
 
 /// Name of the sidecar blob.
 pub const BLOB: &str = "mnemo-state.json";
@@ -57,6 +58,14 @@ pub struct Sidecar {
     pub memory: Vec<Record>,
     /// Records of `USER.md`, in entry order.
     pub user: Vec<Record>,
+    /// The scanner's clean verdicts on the entries of both stores and on
+    /// their pairs of neighbours, so that opening a memory whose stores did
+    /// not change scans nothing. Absent in older sidecars and when nothing
+    /// passed; ignored when made under other rules. (Its shape is kept: a
+    /// later format gets a field of its own, so older builds still read the
+    /// rest.)
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scan: Option<VerdictCache>,
 }
 
 /// FNV-1a 64 of `text`, as 16 hex digits.

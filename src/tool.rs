@@ -13,7 +13,7 @@ use crate::api::{rule, SearchOptions};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::store::{
-    clean_content, clean_old_text, thousands, usage_long, usage_short, Store, Target, SEPARATOR,
+    clean_content, clean_old_text, thousands, usage_long, usage_short, Store, Target,
 };
 
 /// Failed writes in a row, within one turn, before the tool answers
@@ -482,13 +482,11 @@ pub fn apply(
         messages.push(outcome.message);
     }
     for &target in &changed {
-        screen_neighbours(&before[target.index()], &work[target.index()], target).map_err(
-            |error| Rejected {
-                error,
-                target: Some(target),
-                current_entries: None,
-            },
-        )?;
+        screen_neighbours(&mut work[target.index()], target).map_err(|error| Rejected {
+            error,
+            target: Some(target),
+            current_entries: None,
+        })?;
     }
     for &target in &changed {
         let limit = config.storage_limit(target);
@@ -575,7 +573,7 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
         Action::Add => {
             let content = op.content.clone().unwrap_or_default();
             too_long(&content)?;
-            screen(&content)?;
+            store.screen(&content)?;
             if store.contains_entry(&content) {
                 return Ok(OneOutcome {
                     message: "Entry already exists; no duplicate added.".into(),
@@ -591,7 +589,7 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
         Action::Replace => {
             let content = op.content.clone().unwrap_or_default();
             too_long(&content)?;
-            screen(&content)?;
+            store.screen(&content)?;
             let index = locate(store, op)?;
             if store.entries()[index] == content {
                 return Ok(OneOutcome {
@@ -642,47 +640,31 @@ fn locate(store: &Store, op: &Operation) -> Result<usize> {
     }
 }
 
-/// Refuses content the security scanner blocks.
-fn screen(content: &str) -> Result<()> {
-    let verdict = crate::scan::scan(content);
-    if verdict.blocked {
-        return Err(Error::new(ErrorKind::Blocked, verdict.message()));
-    }
-    Ok(())
-}
-
 /// Refuses a change that puts two entries side by side which the scanner
 /// blocks when read together, as the prompt shows them (joined by `§`):
 /// an attack split over two entries of a batch, or completed by its
-/// neighbour. Only pairs the change made adjacent are read; an entry
-/// already blocked on its own is left to its own verdict.
-pub fn screen_neighbours(before: &Store, after: &Store, target: Target) -> Result<()> {
-    let old: std::collections::HashSet<(&str, &str)> = before
-        .entries()
-        .windows(2)
-        .map(|w| (w[0].as_str(), w[1].as_str()))
-        .collect();
-    for (i, pair) in after.entries().windows(2).enumerate() {
-        if old.contains(&(pair[0].as_str(), pair[1].as_str()))
-            || after.verdict(i).is_some()
-            || after.verdict(i + 1).is_some()
-        {
+/// neighbour. Only pairs not read before are read (the store remembers the
+/// pairs that passed; the check is the store's, the same as a load's); an
+/// entry already blocked on its own is left to its own verdict.
+pub fn screen_neighbours(after: &mut Store, target: Target) -> Result<()> {
+    let none = crate::store::VerdictCache::default();
+    for i in 1..after.entries().len() {
+        if after.verdict(i - 1).is_some() || after.verdict(i).is_some() {
             continue;
         }
-        let verdict = crate::scan::scan(&format!("{}{SEPARATOR}{}", pair[0], pair[1]));
-        // Two entries that fit a store may outgrow what the scanner reads
-        // together; that alone is no reason to refuse them.
+        let Some(verdict) = after.read_pair(i - 1, &none) else {
+            continue;
+        };
         let Some(first) = verdict.findings.first() else {
             continue;
         };
         return Err(Error::new(
             ErrorKind::Blocked,
             format!(
-                "Blocked: entries {} and {} of {} read together (the prompt shows them side by \
+                "Blocked: entries {i} and {} of {} read together (the prompt shows them side by \
                  side) match threat pattern '{}' ({}), though neither does alone. Memory \
                  entries are injected into the system prompt; nothing was saved.",
                 i + 1,
-                i + 2,
                 target.file_name(),
                 first.id,
                 first.category.name()

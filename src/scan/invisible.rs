@@ -28,18 +28,28 @@ use super::{Category, Finding};
 /// Characters that render as nothing and are deleted (joined over) before
 /// matching: the soft hyphen and every default-ignorable code point except
 /// the blank fillers, which [`is_blank`] reads as spaces.
+#[inline]
 pub(crate) fn is_format(c: char) -> bool {
     is_default_ignorable(c) && !is_blank(c)
 }
 
 /// Default-ignorable characters that a renderer shows as blank space (the
 /// Hangul fillers): read as a space, not deleted.
+#[inline]
 pub(crate) fn is_blank(c: char) -> bool {
     matches!(c, '\u{115F}' | '\u{1160}' | '\u{3164}' | '\u{FFA0}')
 }
 
 /// Unicode's `Default_Ignorable_Code_Point` (DerivedCoreProperties.txt).
+#[inline]
 pub(crate) fn is_default_ignorable(c: char) -> bool {
+    // Read for every character of every text: most are below the first.
+    c >= '\u{00AD}' && is_listed_ignorable(c)
+}
+
+/// The list itself (kept out of line: it is large, and rarely reached).
+#[inline(never)]
+fn is_listed_ignorable(c: char) -> bool {
     matches!(c,
         '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}' | '\u{17B5}'
         | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'

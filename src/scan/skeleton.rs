@@ -93,61 +93,82 @@ struct Atom {
 
 impl Atom {
     fn is_alnum(&self) -> bool {
-        self.c.is_alphanumeric()
+        is_alnum(self.c)
     }
     fn is_letter(&self) -> bool {
-        self.c.is_alphabetic()
+        is_letter(self.c)
+    }
+}
+
+/// `char::is_alphabetic`, without a table lookup for ASCII and basic
+/// Cyrillic (most of what is read, several times per character).
+#[inline]
+fn is_letter(c: char) -> bool {
+    match c {
+        'a'..='z' | 'A'..='Z' | 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё' => true,
+        '\0'..='\u{7f}' => false,
+        _ => c.is_alphabetic(),
+    }
+}
+
+/// `char::is_alphanumeric`, as quick as [`is_letter`].
+#[inline]
+fn is_alnum(c: char) -> bool {
+    match c {
+        '0'..='9' | 'a'..='z' | 'A'..='Z' | 'а'..='я' | 'А'..='Я' | 'ё' | 'Ё' => true,
+        '\0'..='\u{7f}' => false,
+        _ => c.is_alphanumeric(),
     }
 }
 
 /// Letterlike characters that compatibility decomposition leaves alone.
 fn letterlike(c: char) -> Option<char> {
-    const SMALL_CAPS: &[(char, char)] = &[
-        ('ᴀ', 'a'),
-        ('ʙ', 'b'),
-        ('ᴄ', 'c'),
-        ('ᴅ', 'd'),
-        ('ᴇ', 'e'),
-        ('ꜰ', 'f'),
-        ('ɢ', 'g'),
-        ('ʜ', 'h'),
-        ('ɪ', 'i'),
-        ('ᴊ', 'j'),
-        ('ᴋ', 'k'),
-        ('ʟ', 'l'),
-        ('ᴍ', 'm'),
-        ('ɴ', 'n'),
-        ('ᴏ', 'o'),
-        ('ᴘ', 'p'),
-        ('ꞯ', 'q'),
-        ('ʀ', 'r'),
-        ('ꜱ', 's'),
-        ('ᴛ', 't'),
-        ('ᴜ', 'u'),
-        ('ᴠ', 'v'),
-        ('ᴡ', 'w'),
-        ('ʏ', 'y'),
-        ('ᴢ', 'z'),
-        ('ı', 'i'),
-        ('ȷ', 'j'),
-        ('ɑ', 'a'),
-        ('ɡ', 'g'),
-        ('ɩ', 'i'),
-        ('ʋ', 'u'),
-        ('օ', 'o'),
-        ('ս', 'u'),
-        ('հ', 'h'),
-        ('ո', 'n'),
-    ];
     let n = c as u32;
     let abc = |base: u32| char::from_u32('a' as u32 + n - base);
-    match n {
-        0x1F1E6..=0x1F1FF => abc(0x1F1E6),
-        0x1F150..=0x1F169 => abc(0x1F150),
-        0x1F170..=0x1F189 => abc(0x1F170),
-        0x249C..=0x24B5 => abc(0x249C),
-        _ => SMALL_CAPS.iter().find(|&&(k, _)| k == c).map(|&(_, v)| v),
-    }
+    Some(match c {
+        '\u{1F1E6}'..='\u{1F1FF}' => return abc(0x1F1E6),
+        '\u{1F150}'..='\u{1F169}' => return abc(0x1F150),
+        '\u{1F170}'..='\u{1F189}' => return abc(0x1F170),
+        '\u{249C}'..='\u{24B5}' => return abc(0x249C),
+        // Small capitals.
+        'ᴀ' => 'a',
+        'ʙ' => 'b',
+        'ᴄ' => 'c',
+        'ᴅ' => 'd',
+        'ᴇ' => 'e',
+        'ꜰ' => 'f',
+        'ɢ' => 'g',
+        'ʜ' => 'h',
+        'ɪ' => 'i',
+        'ᴊ' => 'j',
+        'ᴋ' => 'k',
+        'ʟ' => 'l',
+        'ᴍ' => 'm',
+        'ɴ' => 'n',
+        'ᴏ' => 'o',
+        'ᴘ' => 'p',
+        'ꞯ' => 'q',
+        'ʀ' => 'r',
+        'ꜱ' => 's',
+        'ᴛ' => 't',
+        'ᴜ' => 'u',
+        'ᴠ' => 'v',
+        'ᴡ' => 'w',
+        'ʏ' => 'y',
+        'ᴢ' => 'z',
+        // Dotless and Latin-alpha forms, Armenian lookalikes.
+        'ı' => 'i',
+        'ȷ' => 'j',
+        'ɑ' => 'a',
+        'ɡ' => 'g',
+        'ɩ' => 'i',
+        'ʋ' => 'u',
+        'օ' => 'o',
+        'ս' => 'u',
+        'հ' => 'h',
+        'ո' => 'n',
+        _ => return None,
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -479,8 +500,8 @@ fn merge(a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
 /// Where CamelCase humps start, as offsets into `chars`.
 fn camel_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
     let n = chars.len();
-    let lower = |i: usize| i < n && chars[i].is_alphabetic() && !upper[i];
-    let up = |i: usize| i < n && chars[i].is_alphabetic() && upper[i];
+    let lower = |i: usize| i < n && is_letter(chars[i]) && !upper[i];
+    let up = |i: usize| i < n && is_letter(chars[i]) && upper[i];
     let mut out = Vec::new();
     let mut last = 0;
     for i in 1..n {
@@ -567,8 +588,7 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             // Glued text, and long runs of letters that are no known word,
             // may be words written together.
             let candidate = kind == Kind::Glued || pieces.len() > 2 || part.len() >= 10;
-            if candidate && (6..=96).contains(&part.len()) && part.iter().all(|c| c.is_alphabetic())
-            {
+            if candidate && (6..=96).contains(&part.len()) && part.iter().all(|&c| is_letter(c)) {
                 let s: String = part.iter().collect();
                 if !lx.knows(&s) {
                     if let Some(starts) = lx.segment(part) {
