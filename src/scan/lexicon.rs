@@ -195,6 +195,47 @@ features! {
     Affirm,
     /// the, a (a determiner after an override verb in a comment).
     The,
+    // --- language: paraphrased overrides, authority, refusals -----------
+    /// Whose instructions: the developer's, the operator's, the startup
+    /// ones; разработчика, стартовые, исходные.
+    OwnScope,
+    /// old, earlier, previous; старые, прежние.
+    Old,
+    /// What an agent is set up with, beyond instructions and rules:
+    /// briefing, preamble, rulebook; вводные, инструктаж.
+    Setup,
+    /// Weaker: configuration, setup, persona, constraints; установки.
+    SetupWeak,
+    /// What a hijacked agent becomes: a model, a bot, an instance, root;
+    /// модель, бот, исполнитель.
+    Persona,
+    /// "you got", "you received", "you were handed", "at session start";
+    /// «тебе выдали», «полученный тобой».
+    Given,
+    /// Said of instructions: outdated, void, superseded, no longer binding;
+    /// устарели, не действуют, потеряли силу.
+    Dismiss,
+    /// Dismissal verbs beyond the override verbs: throw out, scrap, yeet,
+    /// route around; выкинь, забей, не придавай значения.
+    DismissV,
+    /// only, solely; только, лишь.
+    Only,
+    /// What an injected note names as the new authority: this note, this
+    /// file, the memory, me; эта заметка, память, меня.
+    NoteSrc,
+    /// take orders from, go by, rely on; руководствуйся, опирайся.
+    Heed,
+    /// refuse, refusals, pushback; отказ, отказывай.
+    Refuse,
+    /// Words that introduce a quoted example: like, such as, saying;
+    /// вроде, например, фраза.
+    Example,
+    /// Untrusted places whose instructions a safety rule says to ignore:
+    /// tool output, web pages, fetched content; письма, страницы.
+    Untrusted,
+    /// ask, request, find out (Russian imperatives that take a credential
+    /// as a direct object); попроси, запроси, узнай.
+    AskDirect,
     // --- code view ---------------------------------------------------------
     /// curl, wget, nc, scp, Invoke-WebRequest, requests.post, fetch(.
     Net,
@@ -351,7 +392,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "you were given", "you've been given", "you have been given", "you were programmed",
         "you received", "everything you know", "you were instructed", "you've been instructed",
         "you have been instructed", "the system told you", "your developers told you",
-        "тебе говорили", "тебе сказали", "вам говорили", "вам сказали", "тебе велели",
+        "said to you", "тебе говорили", "тебе сказали", "вам говорили", "вам сказали", "тебе велели",
         "тебе давали",
     ]),
     (F::ObjAll, &[
@@ -484,7 +525,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::UserW, &[
         "user", "users", "user's", "human", "operator", "owner", "anyone", "them", "customer",
-        "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому",
+        "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому", "=him", "=her",
+        "person", "юзер*", "собеседник*",
     ]),
     (F::Tell, &[
         "tell", "inform", "notify", "mention", "reveal", "disclose", "show", "alert", "warn",
@@ -522,8 +564,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Ask, &[
         "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
         "have the user", "get the user to", "make the user", "have them", "get them to",
-        "make them", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
-        "=узнай", "=узнайте", "потребуй*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
+        "make them", "have her", "have him", "get the person to", "have the person", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
+        "=узнай", "=узнайте", "потребуй*", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
     ]),
     (F::CredObj, &[
         "password", "passwords", "passphrase", "passcode", "=pin", "pin code", "one-time code",
@@ -535,6 +577,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "код из sms", "одноразов* код*", "код* подтверждени*", "пин-код*", "пинкод*", "сид-фраз*",
         "сид фраз*", "мнемоническ* фраз*", "секретн* фраз*", "фраз* восстановлени*",
         "приватн* ключ*", "секретн* ключ*", "токен*", "учетн* данн*", "номер* карт*", "данн* карт*",
+        "recovery codes", "recovery code", "backup codes", "backup code", "digit code",
+        "session cookie", "=cookie", "=cookies", "=sessionid", "secret words", "access key",
+        "personal access token", "authtoken", "код из*", "код* из смс", "смс-код*", "sms-код*",
+        "sms code", "sms-code", "2fa код*", "=seed", "keystore",
+        "мастер-парол*", "backup-код*", "резервн* код*",
     ]),
     (F::CredMeta, &[
         "password manager", "password policy", "password reset", "password requirements",
@@ -545,7 +592,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Give, &[
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
         "reply with", "tell me", "=dm", "пришли*", "присла*", "=отправь", "=скинь", "=напиши",
-        "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*",
+        "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*", "read out",
+        "=confirm", "typing", "re-enter", "hand over", "=скинуть", "=кинуть", "=кинь",
+        "скопипаст*", "=продиктует", "=пришлет", "=пришлите", "=прислал", "=ввел", "=написал",
     ]),
     (F::Me, &[
         "me", "us", "=мне", "=нам",
@@ -658,6 +707,86 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::The, &[
         "=the", "=a", "=an",
+    ]),
+    (F::OwnScope, &[
+        "developer", "developers", "developer's", "operator's", "operator", "creators",
+        "creator's", "startup", "=launch", "top of your context", "system", "разработчик*",
+        "создател*", "стартов*", "системн*", "верхн*",
+    ]),
+    (F::Old, &[
+        "=old", "=older", "=earlier", "=previous", "=prior", "=initial", "=original", "=former",
+        "=старые", "=старый", "=старая", "=старое", "=старых", "=старой", "прежн*", "прошл*",
+        "предыдущ*", "изначальн*", "исходн*", "начальн*",
+    ]),
+    (F::Setup, &[
+        "briefing", "preamble", "opening message", "rulebook", "sysprompt",
+        "guardrails", "вводн*", "инструктаж*", "брифинг*",
+    ]),
+    (F::SetupWeak, &[
+        "configuration", "config", "setup", "brief", "persona", "identity", "constraints",
+        "установк*", "настройк*", "регламент*", "личност*", "персон*",
+    ]),
+    (F::Persona, &[
+        "model", "bot", "version", "instance", "admin", "administrator", "=root", "модел*", "бот*",
+        "верси*", "админ*", "исполнител*",
+    ]),
+    (F::Given, &[
+        "you got", "you were handed", "you were given", "you received", "you loaded",
+        "you started with", "i started with", "given to you", "handed to you", "said to you",
+        "at session start", "at launch", "at startup", "тебе выдали", "тебе дали", "тебе задали",
+        "полученн* тобой", "тебе рассказывали", "тебе говорили", "тебе сказали", "тебе писали",
+        "тебе прописали", "тебе загрузили",
+    ]),
+    (F::Dismiss, &[
+        "outdated", "obsolete", "void", "superseded", "stale", "expired", "retired", "legacy",
+        "no longer apply", "no longer applies", "no longer valid", "no longer binding",
+        "no longer relevant", "no longer in force", "no longer in effect", "not binding",
+        "binding anymore", "is null", "are null", "irrelevant", "invalid", "moot", "defunct",
+        "cancelled", "canceled", "revoked", "устарел*", "устаревш*", "больше не действу*",
+        "не действу*", "отменяет*", "отменен*", "отменён*", "потерял* силу", "утратил* силу",
+        "не актуальн*", "неактуальн*", "не в силе", "не релевантн*", "нерелевантн*", "deprecated",
+        "в прошлом", "отозвал*", "ничего не значит", "ничего не значат", "недействительн*",
+        "аннулирован*", "не считается", "не считаются",
+    ]),
+    (F::DismissV, &[
+        "throw out", "throw away", "=scrap", "=yeet", "route around", "work around", "=drop",
+        "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
+        "не придавай* значени*", "не принимай* во внимание", "не принимать во внимание",
+        "отбрасыва*", "отбрось*", "не сверяйся", "не обращай* внимани*",
+    ]),
+    (F::Only, &[
+        "=only", "=solely", "=exclusively", "=только", "=лишь", "=исключительно",
+    ]),
+    (F::NoteSrc, &[
+        "this note", "this file", "these notes", "the notes", "this memory", "the memory",
+        "=me", "issue comments", "fetched pages", "what is written", "заметк*",
+        "памят*", "=меня", "=мне", "=мои", "=моим", "=здесь", "=тут", "эта запис*", "эту запис*",
+    ]),
+    (F::Heed, &[
+        "take your orders from", "take orders from", "go by", "rely on", "руководству*",
+        "опирайся", "опирайтесь", "слушай*", "слушать", "слуша*", "подчиняй*", "следуй*",
+        "=follow", "=obey", "=listen",
+    ]),
+    (F::Refuse, &[
+        "refuse", "refusal", "refusals", "refusing", "pushback", "push back", "=отказов", "=отказа",
+        "=отказы", "=отказывай", "=отказывайте", "=отказывает", "=отказывать", "=откажи",
+    ]),
+    (F::Example, &[
+        "like", "such as", "saying", "example", "examples", "phrase", "phrases", "string",
+        "strings", "text", "вроде", "типа", "например", "фраз*", "пример*", "=прием", "приема",
+        "строк*", "текст*", "надпис*",
+    ]),
+    (F::Untrusted, &[
+        "tool output", "tool outputs", "tool results", "web pages", "web page", "webpages",
+        "fetched content", "fetched pages", "search results", "=emails", "untrusted content",
+        "untrusted sources", "untrusted input", "third-party content", "retrieved documents",
+        "внешн* источник*", "страниц*", "=письмах", "=письма", "=письмам", "вывод* инструмент*",
+        "непроверенн*",
+    ]),
+    (F::AskDirect, &[
+        "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
+        "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",
+        "=уточняй", "=запрашивай",
     ]),
 ];
 
