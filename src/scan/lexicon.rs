@@ -236,6 +236,9 @@ features! {
     /// ask, request, find out (Russian imperatives that take a credential
     /// as a direct object); попроси, запроси, узнай.
     AskDirect,
+    /// What the agent is told it no longer is: the assistant, the helper,
+    /// the bot; помощник, ассистент.
+    Assist,
     // --- code view ---------------------------------------------------------
     /// curl, wget, nc, scp, Invoke-WebRequest, requests.post, fetch(.
     Net,
@@ -749,8 +752,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "аннулирован*", "не считается", "не считаются",
     ]),
     (F::DismissV, &[
-        "throw out", "throw away", "=scrap", "=yeet", "route around", "work around", "=drop",
-        "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
+        "throw out", "throw away", "throw it out", "throw them out", "=scrap", "=yeet", "route around", "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
         "не придавай* значени*", "не принимай* во внимание", "не принимать во внимание",
         "отбрасыва*", "отбрось*", "не сверяйся", "не обращай* внимани*",
     ]),
@@ -782,6 +784,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "untrusted sources", "untrusted input", "third-party content", "retrieved documents",
         "внешн* источник*", "страниц*", "=письмах", "=письма", "=письмам", "вывод* инструмент*",
         "непроверенн*",
+    ]),
+    (F::Assist, &[
+        "assistant", "helper", "=bot", "chatbot", "=ai", "ассистент*", "помощник*", "=бот", "=ботом",
     ]),
     (F::AskDirect, &[
         "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
@@ -1016,6 +1021,12 @@ impl Lexicon {
     pub(super) fn knows(&'static self, folded: &str) -> bool {
         self.entries(folded)
             .is_some_and(|l| l.entries.iter().any(|e| e.rest.is_empty()))
+    }
+
+    /// Whether some entry, of one word or more, starts with `folded` (a
+    /// word the rules know needs no segmenting).
+    pub(super) fn starts_entry(&'static self, folded: &str) -> bool {
+        self.entries(folded).is_some_and(|l| !l.entries.is_empty())
     }
 
     /// Splits a run of letters into known words, if it is wholly made of

@@ -592,7 +592,7 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             if candidate && (6..=96).contains(&part.len()) && part.iter().all(|c| c.is_alphabetic())
             {
                 let s: String = part.iter().collect();
-                if !lx.knows(&s) {
+                if !lx.starts_entry(&s) {
                     if let Some(starts) = lx.segment(part) {
                         bounds.extend(starts.into_iter().skip(1).map(|s| s + w[0]));
                     }
