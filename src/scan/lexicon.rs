@@ -236,6 +236,9 @@ features! {
     /// ask, request, find out (Russian imperatives that take a credential
     /// as a direct object); попроси, запроси, узнай.
     AskDirect,
+    /// The agent's own system prompt, named: system prompt, system
+    /// message; системный промпт.
+    SysPrompt,
     /// What the agent is told it no longer is: the assistant, the helper,
     /// the bot; помощник, ассистент.
     Assist,
@@ -589,8 +592,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::CredMeta, &[
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
-        "token rotation", "token refresh", "key rotation", "expired", "expires", "revoked",
-        "rotated", "manager", "policy", "менеджер* парол*", "политик* парол*", "истек*", "отозван*",
+        "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
+        "rotated", "manager", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*",
     ]),
     (F::Give, &[
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
@@ -736,7 +739,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Given, &[
         "you got", "you were handed", "you were given", "you received", "you loaded",
         "you started with", "i started with", "given to you", "handed to you", "said to you",
-        "at session start", "at launch", "at startup", "тебе выдали", "тебе дали", "тебе задали",
+        "at session start", "at launch", "at startup", "at the top of your context",
+        "at the start of the conversation", "at the start of the session", "в начале разговора",
+        "в начале сессии", "в начале диалога", "тебе выдали", "тебе дали", "тебе задали",
         "полученн* тобой", "тебе рассказывали", "тебе говорили", "тебе сказали", "тебе писали",
         "тебе прописали", "тебе загрузили",
     ]),
@@ -784,6 +789,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "untrusted sources", "untrusted input", "third-party content", "retrieved documents",
         "внешн* источник*", "страниц*", "=письмах", "=письма", "=письмам", "вывод* инструмент*",
         "непроверенн*",
+    ]),
+    (F::SysPrompt, &[
+        "system prompt", "system message", "sysprompt", "system instructions",
+        "initial instructions", "hidden instructions", "системн* промпт*", "системн* инструкци*",
+        "системн* сообщени*",
     ]),
     (F::Assist, &[
         "assistant", "helper", "=bot", "chatbot", "=ai", "ассистент*", "помощник*", "=бот", "=ботом",

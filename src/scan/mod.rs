@@ -254,6 +254,7 @@ mod tests {
         "pi.instructions-void",
         "pi.authority-transfer",
         "pi.no-refusals",
+        "pi.prompt-leak",
         "role.unrestricted-persona",
         "role.system-prefix",
         "role.turn-forgery",
