@@ -434,7 +434,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::NewObj, &[
         "system prompt", "system instructions", "system message", "instructions", "directives",
-        "directive", "системн* промпт*", "системн* инструкци*", "инструкци*", "директив*",
+        "directive", "системн* промпт*", "системн* инструкци*", "=инструкции", "=инструкций", "=инструкциям", "директив*",
         "промпт*",
     ]),
     (F::Task, &[
