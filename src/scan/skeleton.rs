@@ -657,9 +657,7 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
     };
     let majority = if only_cyr && !only_latin {
         Script::Cyrillic
-    } else if only_latin && !only_cyr {
-        Script::Latin
-    } else if latin >= cyr && latin >= greek {
+    } else if (only_latin && !only_cyr) || (latin >= cyr && latin >= greek) {
         Script::Latin
     } else if cyr >= greek {
         Script::Cyrillic
