@@ -1803,9 +1803,9 @@ fn email_like(v: &str) -> bool {
     match v.split_once('@') {
         Some((_, host)) => {
             !host.contains('@')
-                && host
-                    .rsplit_once('.')
-                    .is_some_and(|(_, tld)| tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic()))
+                && host.rsplit_once('.').is_some_and(|(_, tld)| {
+                    tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())
+                })
         }
         None => false,
     }
