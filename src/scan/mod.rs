@@ -276,6 +276,8 @@ mod tests {
         "persist.sudoers",
         "persist.path-hijack",
         "persist.ssh-proxycommand",
+        "persist.no-confirmation",
+        "persist.ci-workflow",
         "cred.ask-secret",
     ];
 
