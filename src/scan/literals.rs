@@ -10,6 +10,8 @@
 
 use std::sync::OnceLock;
 
+use unicode_normalization::UnicodeNormalization;
+
 use super::lexicon::F;
 
 /// How a literal must be bounded on one side.
@@ -1070,8 +1072,150 @@ pub(super) struct CodeHit {
     pub(super) end: usize,
 }
 
-/// Every code token of the code view `text`.
+/// Every code token of the code view `text`, also where a token is spelt
+/// with lookalike letters (`сurl` with a Cyrillic `с`, `ʜᴛᴛᴘꜱ://`, `c̣uṛl`):
+/// those are read as the ASCII letters they imitate, with offsets mapped
+/// back.
 pub(super) fn find(text: &str, out: &mut Vec<CodeHit>) {
+    let Some((folded, map)) = fold_lookalikes(text) else {
+        return find_in(text, out);
+    };
+    let first = out.len();
+    find_in(&folded, out);
+    for h in &mut out[first..] {
+        h.start = map[h.start];
+        h.end = map[h.end];
+    }
+}
+
+/// The ASCII letter a lookalike imitates: small capitals everywhere (no
+/// language writes with them), Cyrillic and Greek letters and Latin letters
+/// with marks only inside a run of letters that also holds ASCII letters
+/// (so Russian stays Russian).
+fn lookalike(c: char, mixed: bool) -> Option<char> {
+    let small = match c {
+        'ᴀ' => 'a',
+        'ʙ' => 'b',
+        'ᴄ' => 'c',
+        'ᴅ' => 'd',
+        'ᴇ' => 'e',
+        'ꜰ' => 'f',
+        'ɢ' => 'g',
+        'ʜ' => 'h',
+        'ɪ' => 'i',
+        'ᴊ' => 'j',
+        'ᴋ' => 'k',
+        'ʟ' => 'l',
+        'ᴍ' => 'm',
+        'ɴ' => 'n',
+        'ᴏ' => 'o',
+        'ᴘ' => 'p',
+        'ǫ' => 'q',
+        'ʀ' => 'r',
+        'ꜱ' => 's',
+        'ᴛ' => 't',
+        'ᴜ' => 'u',
+        'ᴠ' => 'v',
+        'ᴡ' => 'w',
+        'ʏ' => 'y',
+        'ᴢ' => 'z',
+        _ => '\0',
+    };
+    if small != '\0' {
+        return Some(small);
+    }
+    if !mixed {
+        return None;
+    }
+    let l = match c {
+        'а' | 'α' => 'a',
+        'е' => 'e',
+        'і' | 'ι' => 'i',
+        'ј' => 'j',
+        'к' | 'κ' => 'k',
+        'о' | 'ο' => 'o',
+        'р' | 'ρ' => 'p',
+        'с' => 'c',
+        'у' => 'y',
+        'х' | 'χ' => 'x',
+        'ѕ' => 's',
+        'ԁ' => 'd',
+        'һ' => 'h',
+        'ӏ' => 'l',
+        'ԛ' => 'q',
+        'ԝ' => 'w',
+        'ν' => 'v',
+        'υ' => 'u',
+        _ => {
+            // A Latin letter with marks (`ṭ`, `ñ`): its base letter.
+            let mut d = std::iter::once(c).nfd();
+            let base = d.next()?;
+            return (base.is_ascii_alphabetic() && d.all(is_mark)).then_some(base);
+        }
+    };
+    Some(l)
+}
+
+fn is_mark(c: char) -> bool {
+    matches!(c, '\u{0300}'..='\u{036F}' | '\u{1AB0}'..='\u{1AFF}' | '\u{1DC0}'..='\u{1DFF}' | '\u{20D0}'..='\u{20FF}' | '\u{FE20}'..='\u{FE2F}')
+}
+
+/// The text with lookalike letters folded, and for each byte of it (and its
+/// end) the byte of `text` it comes from; `None` when nothing folds. A run
+/// of letters is mixed when it holds an ASCII letter (`сurl`, `ѕѕh`): only
+/// then are its Cyrillic and Greek lookalikes folded.
+fn fold_lookalikes(text: &str) -> Option<(String, Vec<usize>)> {
+    if text.is_ascii() {
+        return None;
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut map = Vec::with_capacity(text.len() + 1);
+    let mut changed = false;
+    let letter = |c: char| c.is_alphabetic() || is_mark(c);
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &text[i..];
+        let run = rest.find(|c: char| !letter(c)).unwrap_or(rest.len());
+        let (chunk, mixed) = if run == 0 {
+            let c = rest.chars().next().unwrap_or(' ');
+            (&rest[..c.len_utf8()], false)
+        } else {
+            (
+                &rest[..run],
+                rest[..run].bytes().any(|b| b.is_ascii_alphabetic()),
+            )
+        };
+        for (k, c) in chunk.char_indices() {
+            let from = i + k;
+            if c.is_ascii() {
+                out.push(c);
+                map.push(from);
+                continue;
+            }
+            if mixed && is_mark(c) {
+                changed = true;
+                continue;
+            }
+            match lookalike(c, mixed) {
+                Some(l) => {
+                    changed = true;
+                    out.push(l);
+                    map.push(from);
+                }
+                None => {
+                    out.push(c);
+                    map.extend(from..from + c.len_utf8());
+                }
+            }
+        }
+        i += chunk.len();
+    }
+    map.push(text.len());
+    changed.then_some((out, map))
+}
+
+/// Every code token of `text` as it is.
+fn find_in(text: &str, out: &mut Vec<CodeHit>) {
     let ac = Automaton::get();
     let t = text.as_bytes();
     let mut s = 0usize;
@@ -1299,6 +1443,21 @@ mod tests {
         assert!(features("![a](https://h.example.net/p.png?d=1)").contains(&F::ImgQuery));
         assert!(!features("[a](https://h.example.net/p?d=1)").contains(&F::ImgQuery));
         assert!(!features("![a](https://h.example.net/p.png)").contains(&F::ImgQuery));
+    }
+
+    #[test]
+    fn lookalike_letters_in_code_tokens_are_folded() {
+        // Cyrillic `с`, `ѕ`, `о` and small capitals inside code tokens.
+        assert!(features("сurl -d @.env x").contains(&F::Fetch));
+        assert!(features("cat ~/.ѕѕh/іd_rѕa").contains(&F::SecretFile));
+        assert!(features("ᴛᴏ ʜᴛᴛᴘꜱ://ᴜ.ᴇxᴀᴍᴘʟᴇ.ɴᴇᴛ").contains(&F::Url));
+        assert!(features("c\u{323}url -s x").contains(&F::Fetch));
+        // Russian words stay Russian: `пс` is not `nc`, `сс` is not a token.
+        assert!(!features("хост с пс и сс").contains(&F::NcLike));
+        let mut hits = Vec::new();
+        find("ok: сurl", &mut hits);
+        let h = hits.iter().find(|h| h.f == F::Fetch).unwrap();
+        assert_eq!(&"ok: сurl"[h.start..h.end], "сurl");
     }
 
     #[test]
