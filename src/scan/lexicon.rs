@@ -350,6 +350,10 @@ features! {
     PathW,
     /// authorized keys (the words, for text the code view cannot read).
     AuthKeysW,
+    /// script, payload, binary, installer; скрипт (what is downloaded to run).
+    ScriptW,
+    /// them, it; их, его (a secret named before the verb).
+    Pron,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -644,8 +648,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*",
     ]),
     (F::Dem, &[
-        "this", "the following", "that", "these", "the attacker's", "attacker's", "=our", "=наш",
-        "=нашего", "=нашу", "=этот", "=эти",
+        "this", "the following", "that", "these", "the attacker's", "attacker's", "=этот", "=эти",
         "=этого", "следующ*",
     ]),
     (F::KeyW, &[
@@ -696,6 +699,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "all actions", "any action", "any actions", "everything", "anything", "=rm", "=sudo",
         "force push", "push force", "=deletes", "любых команд*", "никаких команд*", "все команд*",
         "всех команд*", "любые действия", "любых действий", "любые команд*", "удалени*",
+        "ни для каких", "каких команд*",
     ]),
     (F::Forever, &[
         "permanently", "for good", "forever", "from now on", "ever again", "=again",
@@ -723,6 +727,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::PathW, &[
         "=path",
+    ]),
+    (F::ScriptW, &[
+        "script", "scripts", "payload", "binary", "installer", "=sh", "скрипт*", "бинарник*",
+        "пейлоад*",
+    ]),
+    (F::Pron, &[
+        "=them", "=it", "=those", "all of them", "=их", "=его", "=её", "=ее",
     ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",
