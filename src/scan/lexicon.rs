@@ -354,6 +354,9 @@ features! {
     ScriptW,
     /// them, it; их, его (a secret named before the verb).
     Pron,
+    /// "without tokens", "no secrets", "redacted"; без паролей: what is
+    /// sent is said to hold no secret.
+    NoSecret,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -734,6 +737,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Pron, &[
         "=them", "=it", "=those", "all of them", "=их", "=его", "=её", "=ее",
+    ]),
+    (F::NoSecret, &[
+        "without secrets", "without tokens", "without passwords", "without keys",
+        "without credentials", "no secrets", "no tokens", "no passwords", "no keys",
+        "no credentials", "=redacted", "tokens masked", "secrets masked", "stripping tokens",
+        "stripping secrets", "=без парол*", "=без токен*", "=без ключ*", "=без секрет*",
+        "=без кред*", "=без учетн*",
     ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",

@@ -163,6 +163,18 @@ const fn c(id: &'static str, category: Category, unit: Unit, steps: &'static [St
     }
 }
 
+/// An exfiltration rule in words: also vetoed where the text says what is
+/// sent holds no secret ("the logs without tokens").
+const fn cw(id: &'static str, category: Category, unit: Unit, steps: &'static [Step]) -> Rule {
+    Rule {
+        id,
+        category,
+        unit,
+        steps,
+        veto: &[Incident, NoSecret],
+    }
+}
+
 /// Far, within a line.
 const FAR: u16 = 40;
 
@@ -241,12 +253,11 @@ pub(super) const RULES: &[Rule] = &[
     c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[EnvDump], 0), st(&[Net], 10)]),
     c("exfil.sensitive-file", C::Exfiltration, Line, &[st(&[Net], 0), st(SECRETS, FAR), st(WHERE, FAR)]),
     c("exfil.sensitive-file", C::Exfiltration, Line, &[st(&[Net], 0), st(&[Url, Ip], FAR), st(SECRETS, FAR)]),
-    c("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(&[SecretFile, Cookies, SecretNoun, CmdSubst, EnvAccess], 8), st(&[Url, Ip, Domain, HostColon, Dest], FAR)]),
+    cw("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(&[SecretFile, Cookies, SecretNoun, CmdSubst, EnvAccess], 8), st(&[Url, Ip, Domain, HostColon, Dest], FAR)]),
     c("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(&[Url, Ip, Dest], FAR), st(SECRETS, FAR)]),
-    c("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(SECRET_ANY, 8), st(&[Channel], FAR)]),
+    cw("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(SECRET_ANY, 8), st(&[Channel], FAR)]),
     c("exfil.sensitive-file", C::Exfiltration, Line, &[nc(SECRET_CODE, 0), nc(&[Send], 10), st(OUT, FAR)]),
-    c("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[SecretNoun], 0), nc(&[Send], 10), st(&[Pron], 1), st(OUT, 8)]),
-    c("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[Send], 0), st(&[Channel], 6), st(SECRET_ANY, 8)]),
+    cw("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[SecretNoun], 0), nc(&[Send], 10), st(&[Pron], 1), st(OUT, 8)]),
     c("exfil.secret-in-url", C::Exfiltration, Line, &[st(&[ImgQuery], 0), st(SECRET_FILL, FAR)]),
     c("exfil.secret-in-url", C::Exfiltration, Line, &[st(SECRET_FILL, 0), st(&[ImgQuery], FAR)]),
     c("exfil.pipe-to-network", C::Exfiltration, Line, &[st(&[SecretFile, EnvDump, SecretVar], 0), st(&[Pipe], 15), st(&[Net], 10)]),
@@ -717,6 +728,8 @@ mod tests {
         clean("The OAuth token is posted to https://auth.example.com/introspect by the gateway.");
         clean("Если токен протух, отправь новый запрос на https://auth.example.ru/refresh.");
         clean("Forwarded the release notes to the team chat after the deploy.");
+        clean("Upload the crash dump to the public issue tracker after stripping tokens.");
+        clean("Отправь логи без паролей и токенов в общий чат.");
         clean("RCA: a token pasted into a public gist was abused within minutes; now rotated.");
     }
 
