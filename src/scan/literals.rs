@@ -583,8 +583,9 @@ fn authenticates(t: &[u8], s: usize) -> bool {
 /// `$(…)` whose command reads a secret: `$(gh auth token)`, `$(cat
 /// ~/.config/tool/key)`, `$(printenv)`.
 fn secret_subst(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    // To the closing parenthesis, or a nested one (read on its own).
     let end = (e..t.len().min(e + 120))
-        .find(|&j| matches!(t[j], b')' | b'\n'))
+        .find(|&j| matches!(t[j], b')' | b'(' | b'\n'))
         .unwrap_or(t.len().min(e + 120));
     let inner = &t[e..end];
     const MARKS: &[&[u8]] = &[
@@ -653,7 +654,10 @@ fn hooks_path_odd(t: &[u8], _s: usize, e: usize) -> Option<usize> {
 fn image_query(t: &[u8], s: usize, e: usize) -> Option<usize> {
     // Back to the `[` that opens the alt text, on the same line.
     let from = s.saturating_sub(120);
-    let open = t[from..s].iter().rposition(|&b| b == b'[' || b == b'\n')? + from;
+    let open = t[from..s]
+        .iter()
+        .rposition(|&b| matches!(b, b'[' | b']' | b'\n'))?
+        + from;
     if t[open] != b'[' || open == 0 || t[open - 1] != b'!' {
         return None;
     }
@@ -1240,7 +1244,10 @@ fn find_in(text: &str, out: &mut Vec<CodeHit>) {
                 Some(check) => {
                     let found = check(t, start, end);
                     // A URL check reads the whole URL, found or not.
-                    let read = if l.fs.contains(&F::Url) || l.fs.contains(&F::SecretInUrl) {
+                    let read = if l.fs.contains(&F::Url)
+                        || l.fs.contains(&F::SecretInUrl)
+                        || l.fs.contains(&F::ImgQuery)
+                    {
                         url_end(t, end)
                     } else {
                         found.unwrap_or(0)
