@@ -361,6 +361,49 @@ features! {
     WriteOp,
     /// ProxyCommand.
     ProxyCmd,
+    /// CI configuration: .github/workflows, .gitlab-ci.yml, Jenkinsfile.
+    CiFile,
+    /// Install-time package scripts: postinstall, preinstall.
+    InstallHook,
+    /// core.hooksPath set to a hidden or temporary directory in the home.
+    HooksPathOdd,
+    /// A markdown image whose URL has a query string (`![x](https://h/p?d=`).
+    ImgQuery,
+    // --- language: exfiltration and persistence, second set ---------------
+    /// incident, post-mortem, retro, root cause; инцидент, разбор: a past
+    /// attack described, not an instruction.
+    Incident,
+    /// gist, pastebin, public issue, webhook, Telegram, the chat; чат.
+    Channel,
+    /// confirmation, approval, "are you sure"; подтверждение, согласие.
+    ConfirmW,
+    /// ask, prompt, check with; спрашивать, уточнять.
+    AskV,
+    /// all commands, anything, rm, sudo, force push; любые команды.
+    AllCmds,
+    /// permanently, for good, from now on; навсегда, больше, впредь.
+    Forever,
+    /// download, fetch, pull, curl, phone home; скачать, подтянуть.
+    DownloadW,
+    /// run, execute, launch; запускать, исполнять.
+    RunW,
+    /// bashrc, zshrc, shell startup; автозагрузка шелла.
+    RcW,
+    /// scheduler, scheduled task, cron job; планировщик.
+    SchedW,
+    /// prepend, put first; в начало.
+    PrependW,
+    /// PATH (the word).
+    PathW,
+    /// authorized keys (the words, for text the code view cannot read).
+    AuthKeysW,
+    /// script, payload, binary, installer; скрипт (what is downloaded to run).
+    ScriptW,
+    /// them, it; их, его (a secret named before the verb).
+    Pron,
+    /// "without tokens", "no secrets", "redacted"; без паролей: what is
+    /// sent is said to hold no secret.
+    NoSecret,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -622,7 +665,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "write approvals", "approval gate", "approval step", "approval prompt", "approval prompts",
         "content filter", "content filtering", "content moderation", "moderation",
         "security checks", "security check", "injection protection", "сканер*", "защит* памяти",
-        "проверк* безопасности", "фильтр* контент*", "модераци*", "подтверждени*",
+        "проверк* безопасности", "фильтр* контент*", "модераци*",
         "ограничени* безопасности", "защит* от инъекци*",
     ]),
     (F::OtherScanner, &[
@@ -635,13 +678,15 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "paste", "share", "leak", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
         "скопируй*", "синхронизируй*", "отправ*", "загруз*", "выгруз*", "перешл*", "пересла*",
         "вышл*", "=слей", "=слить", "слива*", "=передай", "=передать", "=скинь", "=скинуть",
-        "=залей", "=залить",
+        "=залей", "=залить", "ship", "=кинь", "=киньте", "форвард*", "запушь*", "поделись*",
+        "=ехать", "переед*",
     ]),
     (F::SecretNoun, &[
         "passwords", "saved passwords", "browser cookies", "cookies", "ssh keys", "ssh key",
         "private key", "private keys", "api keys", "access tokens", "credentials", "secrets",
         "environment variables", "env vars", "the environment", "session tokens", "kubeconfig",
-        "service account key", "парол*", "куки", "=cookie", "ключ*", "токен*", "секрет*",
+        "service account key", "token", "tokens", "api key", "password", "env output",
+        "output of env", "вывод env", "парол*", "куки", "=cookie", "ключ*", "токен*", "секрет*",
         "учетн* данн*", "переменн* окружени*",
     ]),
     (F::Dest, &[
@@ -671,7 +716,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "every login", "every boot", "every session", "every start", "every startup", "every run",
         "at login", "at boot", "at startup", "on login", "on boot", "on startup", "each session",
         "start of every session", "every shell", "each login", "при каждом запуск*", "при вход*",
-        "при загрузк*", "каждой сесси*", "каждом вход*",
+        "при загрузк*", "каждой сесси*", "каждом вход*", "при каждом открыти*",
+        "каждом открыти* терминал*", "every terminal", "each terminal",
     ]),
     (F::Read, &[
         "read", "get", "fetch", "grab", "query", "pull", "retrieve", "возьми*", "прочитай*",
@@ -684,6 +730,78 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::CloudCred, &[
         "credentials", "token", "tokens", "keys", "iam", "role credentials", "учетн* данн*",
         "токен*", "ключ*",
+    ]),
+    (F::Incident, &[
+        "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
+        "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
+        "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
+        "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",
+    ]),
+    (F::Channel, &[
+        "gist", "gists", "pastebin", "paste site", "public issue", "issue comment", "webhook",
+        "telegram", "discord", "slack channel", "the chat", "public repo", "public channel",
+        "гист*", "пастебин*", "телег*", "телеграм*", "=чат", "=чате", "общий чат", "в личку",
+        "комментари* к issue", "публичн* репо*", "публичн* gist",
+    ]),
+    (F::ConfirmW, &[
+        "confirmation", "confirmations", "approval prompt", "approval prompts", "approvals",
+        "are you sure", "consent", "permission prompt", "permission prompts", "confirm prompts",
+        "подтвержд*", "согласи*", "уточняющ* вопрос*",
+    ]),
+    (F::AskV, &[
+        "ask", "asking", "=prompt", "check with", "спрашива*", "переспрашива*", "запрашива*",
+        "спроси*", "уточня*",
+    ]),
+    (F::AllCmds, &[
+        "all commands", "any command", "any commands", "every command", "all shell commands",
+        "all actions", "any action", "any actions", "everything", "anything", "=rm", "=sudo",
+        "force push", "push force", "=deletes", "любых команд*", "никаких команд*", "все команд*",
+        "всех команд*", "любые действия", "любых действий", "любые команд*", "удалени*",
+        "ни для каких", "каких команд*",
+    ]),
+    (F::Forever, &[
+        "permanently", "for good", "forever", "from now on", "ever again", "=again",
+        "навсегда", "=больше", "впредь", "отныне", "с этого дня",
+    ]),
+    (F::DownloadW, &[
+        "download", "=curl", "=wget", "phone home", "pull down", "скача*", "скачива*",
+        "подтягива*", "подтян*", "=качать", "=качает",
+    ]),
+    (F::RunW, &[
+        "run", "execute", "=exec", "launch", "whatever comes back", "запуска*", "запуст*",
+        "исполня*", "исполн*", "выполня*",
+    ]),
+    (F::RcW, &[
+        "bashrc", "zshrc", "bash profile", "zprofile", "shell startup", "shell rc", "rc file",
+        "автозагрузк* шелл*", "автозагрузк* shell", "автозагрузк* терминал*",
+        "шелл читает настройки", "rc файл*",
+    ]),
+    (F::SchedW, &[
+        "scheduler", "scheduled task", "task scheduler", "cron job", "crontab", "=cron",
+        "every few minutes", "every minute", "планировщик*", "автозагрузк*",
+    ]),
+    (F::PrependW, &[
+        "prepend", "put first", "in front of", "в начало", "=первым",
+    ]),
+    (F::PathW, &[
+        "=path",
+    ]),
+    (F::ScriptW, &[
+        "script", "scripts", "payload", "binary", "installer", "=sh", "скрипт*", "бинарник*",
+        "пейлоад*",
+    ]),
+    (F::Pron, &[
+        "=them", "=it", "=those", "all of them", "=их", "=его", "=её", "=ее",
+    ]),
+    (F::NoSecret, &[
+        "without secrets", "without tokens", "without passwords", "without keys",
+        "without credentials", "no secrets", "no tokens", "no passwords", "no keys",
+        "no credentials", "=redacted", "tokens masked", "secrets masked", "stripping tokens",
+        "stripping secrets", "=без парол*", "=без токен*", "=без ключ*", "=без секрет*",
+        "=без кред*", "=без учетн*",
+    ]),
+    (F::AuthKeysW, &[
+        "authorized keys", "authorizedkeys",
     ]),
     (F::Addressee, &[
         "=ai", "assistant", "=llm", "=llms", "agent", "agents", "claude", "chatgpt", "=gpt",
