@@ -373,6 +373,10 @@ features! {
     /// incident, post-mortem, retro, root cause; инцидент, разбор: a past
     /// attack described, not an instruction.
     Incident,
+    /// from now on, always, make sure, every time; теперь, всегда, впредь:
+    /// a line that tells the reader what to do, even if it names an
+    /// incident, is an instruction (the incident veto does not hold there).
+    Directive,
     /// gist, pastebin, public issue, webhook, Telegram, the chat; чат.
     Channel,
     /// confirmation, approval, "are you sure"; подтверждение, согласие.
@@ -736,6 +740,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
         "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",
+    ]),
+    (F::Directive, &[
+        "from now on", "going forward", "=always", "make sure", "be sure to", "every time",
+        "each time", "remember to", "don't forget to", "do not forget to", "you should",
+        "you must", "you need to", "=please", "from here on", "=henceforth", "=впредь",
+        "=теперь", "=всегда", "каждый раз", "не забудь*", "убедись", "обязательно", "ты должен",
+        "нужно", "надо",
     ]),
     (F::Channel, &[
         "gist", "gists", "pastebin", "paste site", "public issue", "issue comment", "webhook",
