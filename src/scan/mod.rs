@@ -210,9 +210,10 @@ pub fn scan(text: &str) -> Verdict {
         read(&view.text, &mut inner);
         for f in inner {
             if !findings.iter().any(|g| g.id == f.id) {
+                let raw_range = view.raw_range(f.start, f.end);
                 findings.push(Finding {
-                    start: view.range.start,
-                    end: view.range.end,
+                    start: raw_range.start,
+                    end: raw_range.end,
                     ..f
                 });
             }
