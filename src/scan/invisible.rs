@@ -79,6 +79,12 @@ pub(crate) fn invisible(c: char) -> Option<&'static str> {
         '\u{E0000}'..='\u{E007F}' => "unicode.tag-character",
         c if is_variation_selector(c) => "unicode.variation-selector",
         c if is_default_ignorable(c) => "unicode.default-ignorable",
+        // Format characters that are not default-ignorable but still render
+        // as nothing in most places: interlinear annotation marks (their
+        // annotation is shown, or not, at the renderer's whim) and the
+        // Egyptian hieroglyph format controls.
+        '\u{FFF9}'..='\u{FFFB}' => "unicode.annotation",
+        '\u{13430}'..='\u{1343F}' => "unicode.default-ignorable",
         _ => return None,
     })
 }
@@ -179,6 +185,16 @@ mod tests {
             assert!(!ids(&format!("a{c}b")).is_empty(), "U+{:04X}", c as u32);
         }
         assert!(ids("in\u{00AD}ter\u{00AD}op").is_empty());
+    }
+
+    #[test]
+    fn interlinear_annotation_marks_are_blocked() {
+        assert_eq!(
+            ids("\u{FFF9}visible\u{FFFA}hidden gloss\u{FFFB} rest"),
+            ["unicode.annotation"]
+        );
+        // The replacement character and the object placeholder are visible.
+        assert!(ids("bad byte \u{FFFD} and \u{FFFC} image").is_empty());
     }
 
     #[test]

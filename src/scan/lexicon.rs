@@ -195,6 +195,53 @@ features! {
     Affirm,
     /// the, a (a determiner after an override verb in a comment).
     The,
+    // --- language: paraphrased overrides, authority, refusals -----------
+    /// Whose instructions: the developer's, the operator's, the startup
+    /// ones; разработчика, стартовые, исходные.
+    OwnScope,
+    /// old, earlier, previous; старые, прежние.
+    Old,
+    /// What an agent is set up with, beyond instructions and rules:
+    /// briefing, preamble, rulebook; вводные, инструктаж.
+    Setup,
+    /// Weaker: configuration, setup, persona, constraints; установки.
+    SetupWeak,
+    /// What a hijacked agent becomes: a model, a bot, an instance, root;
+    /// модель, бот, исполнитель.
+    Persona,
+    /// "you got", "you received", "you were handed", "at session start";
+    /// «тебе выдали», «полученный тобой».
+    Given,
+    /// Said of instructions: outdated, void, superseded, no longer binding;
+    /// устарели, не действуют, потеряли силу.
+    Dismiss,
+    /// Dismissal verbs beyond the override verbs: throw out, scrap, yeet,
+    /// route around; выкинь, забей, не придавай значения.
+    DismissV,
+    /// only, solely; только, лишь.
+    Only,
+    /// What an injected note names as the new authority: this note, this
+    /// file, the memory, me; эта заметка, память, меня.
+    NoteSrc,
+    /// take orders from, go by, rely on; руководствуйся, опирайся.
+    Heed,
+    /// refuse, refusals, pushback; отказ, отказывай.
+    Refuse,
+    /// Words that introduce a quoted example: like, such as, saying;
+    /// вроде, например, фраза.
+    Example,
+    /// Untrusted places whose instructions a safety rule says to ignore:
+    /// tool output, web pages, fetched content; письма, страницы.
+    Untrusted,
+    /// ask, request, find out (Russian imperatives that take a credential
+    /// as a direct object); попроси, запроси, узнай.
+    AskDirect,
+    /// The agent's own system prompt, named: system prompt, system
+    /// message; системный промпт.
+    SysPrompt,
+    /// What the agent is told it no longer is: the assistant, the helper,
+    /// the bot; помощник, ассистент.
+    Assist,
     // --- code view ---------------------------------------------------------
     /// curl, wget, nc, scp, Invoke-WebRequest, requests.post, fetch(.
     Net,
@@ -314,6 +361,53 @@ features! {
     WriteOp,
     /// ProxyCommand.
     ProxyCmd,
+    /// CI configuration: .github/workflows, .gitlab-ci.yml, Jenkinsfile.
+    CiFile,
+    /// Install-time package scripts: postinstall, preinstall.
+    InstallHook,
+    /// core.hooksPath set to a hidden or temporary directory in the home.
+    HooksPathOdd,
+    /// A markdown image whose URL has a query string (`![x](https://h/p?d=`).
+    ImgQuery,
+    // --- language: exfiltration and persistence, second set ---------------
+    /// incident, post-mortem, retro, root cause; инцидент, разбор: a past
+    /// attack described, not an instruction.
+    Incident,
+    /// from now on, always, make sure, every time; теперь, всегда, впредь:
+    /// a line that tells the reader what to do, even if it names an
+    /// incident, is an instruction (the incident veto does not hold there).
+    Directive,
+    /// gist, pastebin, public issue, webhook, Telegram, the chat; чат.
+    Channel,
+    /// confirmation, approval, "are you sure"; подтверждение, согласие.
+    ConfirmW,
+    /// ask, prompt, check with; спрашивать, уточнять.
+    AskV,
+    /// all commands, anything, rm, sudo, force push; любые команды.
+    AllCmds,
+    /// permanently, for good, from now on; навсегда, больше, впредь.
+    Forever,
+    /// download, fetch, pull, curl, phone home; скачать, подтянуть.
+    DownloadW,
+    /// run, execute, launch; запускать, исполнять.
+    RunW,
+    /// bashrc, zshrc, shell startup; автозагрузка шелла.
+    RcW,
+    /// scheduler, scheduled task, cron job; планировщик.
+    SchedW,
+    /// prepend, put first; в начало.
+    PrependW,
+    /// PATH (the word).
+    PathW,
+    /// authorized keys (the words, for text the code view cannot read).
+    AuthKeysW,
+    /// script, payload, binary, installer; скрипт (what is downloaded to run).
+    ScriptW,
+    /// them, it; их, его (a secret named before the verb).
+    Pron,
+    /// "without tokens", "no secrets", "redacted"; без паролей: what is
+    /// sent is said to hold no secret.
+    NoSecret,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -351,7 +445,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "you were given", "you've been given", "you have been given", "you were programmed",
         "you received", "everything you know", "you were instructed", "you've been instructed",
         "you have been instructed", "the system told you", "your developers told you",
-        "тебе говорили", "тебе сказали", "вам говорили", "вам сказали", "тебе велели",
+        "said to you", "тебе говорили", "тебе сказали", "вам говорили", "вам сказали", "тебе велели",
         "тебе давали",
     ]),
     (F::ObjAll, &[
@@ -387,7 +481,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::NewObj, &[
         "system prompt", "system instructions", "system message", "instructions", "directives",
-        "directive", "системн* промпт*", "системн* инструкци*", "инструкци*", "директив*",
+        "directive", "системн* промпт*", "системн* инструкци*", "=инструкции", "=инструкций", "=инструкциям", "директив*",
         "промпт*",
     ]),
     (F::Task, &[
@@ -484,7 +578,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::UserW, &[
         "user", "users", "user's", "human", "operator", "owner", "anyone", "them", "customer",
-        "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому",
+        "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому", "=him", "=her",
+        "person", "юзер*", "собеседник*",
     ]),
     (F::Tell, &[
         "tell", "inform", "notify", "mention", "reveal", "disclose", "show", "alert", "warn",
@@ -522,8 +617,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Ask, &[
         "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
         "have the user", "get the user to", "make the user", "have them", "get them to",
-        "make them", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
-        "=узнай", "=узнайте", "потребуй*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
+        "make them", "have her", "have him", "get the person to", "have the person", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
+        "=узнай", "=узнайте", "потребуй*", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
     ]),
     (F::CredObj, &[
         "password", "passwords", "passphrase", "passcode", "=pin", "pin code", "one-time code",
@@ -535,17 +630,24 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "код из sms", "одноразов* код*", "код* подтверждени*", "пин-код*", "пинкод*", "сид-фраз*",
         "сид фраз*", "мнемоническ* фраз*", "секретн* фраз*", "фраз* восстановлени*",
         "приватн* ключ*", "секретн* ключ*", "токен*", "учетн* данн*", "номер* карт*", "данн* карт*",
+        "recovery codes", "recovery code", "backup codes", "backup code", "digit code",
+        "session cookie", "=cookie", "=cookies", "=sessionid", "secret words", "access key",
+        "personal access token", "authtoken", "код из*", "код* из смс", "смс-код*", "sms-код*",
+        "sms code", "sms-code", "2fa код*", "=seed", "keystore",
+        "мастер-парол*", "backup-код*", "резервн* код*",
     ]),
     (F::CredMeta, &[
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
-        "token rotation", "token refresh", "key rotation", "expired", "expires", "revoked",
-        "rotated", "manager", "policy", "менеджер* парол*", "политик* парол*", "истек*", "отозван*",
+        "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
+        "rotated", "manager", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*",
     ]),
     (F::Give, &[
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
         "reply with", "tell me", "=dm", "пришли*", "присла*", "=отправь", "=скинь", "=напиши",
-        "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*",
+        "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*", "read out",
+        "=confirm", "typing", "re-enter", "hand over", "=скинуть", "=кинуть", "=кинь",
+        "скопипаст*", "=продиктует", "=пришлет", "=пришлите", "=прислал", "=ввел", "=написал",
     ]),
     (F::Me, &[
         "me", "us", "=мне", "=нам",
@@ -567,7 +669,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "write approvals", "approval gate", "approval step", "approval prompt", "approval prompts",
         "content filter", "content filtering", "content moderation", "moderation",
         "security checks", "security check", "injection protection", "сканер*", "защит* памяти",
-        "проверк* безопасности", "фильтр* контент*", "модераци*", "подтверждени*",
+        "проверк* безопасности", "фильтр* контент*", "модераци*",
         "ограничени* безопасности", "защит* от инъекци*",
     ]),
     (F::OtherScanner, &[
@@ -580,13 +682,15 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "paste", "share", "leak", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
         "скопируй*", "синхронизируй*", "отправ*", "загруз*", "выгруз*", "перешл*", "пересла*",
         "вышл*", "=слей", "=слить", "слива*", "=передай", "=передать", "=скинь", "=скинуть",
-        "=залей", "=залить",
+        "=залей", "=залить", "ship", "=кинь", "=киньте", "форвард*", "запушь*", "поделись*",
+        "=ехать", "переед*",
     ]),
     (F::SecretNoun, &[
         "passwords", "saved passwords", "browser cookies", "cookies", "ssh keys", "ssh key",
         "private key", "private keys", "api keys", "access tokens", "credentials", "secrets",
         "environment variables", "env vars", "the environment", "session tokens", "kubeconfig",
-        "service account key", "парол*", "куки", "=cookie", "ключ*", "токен*", "секрет*",
+        "service account key", "token", "tokens", "api key", "password", "env output",
+        "output of env", "вывод env", "парол*", "куки", "=cookie", "ключ*", "токен*", "секрет*",
         "учетн* данн*", "переменн* окружени*",
     ]),
     (F::Dest, &[
@@ -616,7 +720,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "every login", "every boot", "every session", "every start", "every startup", "every run",
         "at login", "at boot", "at startup", "on login", "on boot", "on startup", "each session",
         "start of every session", "every shell", "each login", "при каждом запуск*", "при вход*",
-        "при загрузк*", "каждой сесси*", "каждом вход*",
+        "при загрузк*", "каждой сесси*", "каждом вход*", "при каждом открыти*",
+        "каждом открыти* терминал*", "every terminal", "each terminal",
     ]),
     (F::Read, &[
         "read", "get", "fetch", "grab", "query", "pull", "retrieve", "возьми*", "прочитай*",
@@ -629,6 +734,85 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::CloudCred, &[
         "credentials", "token", "tokens", "keys", "iam", "role credentials", "учетн* данн*",
         "токен*", "ключ*",
+    ]),
+    (F::Incident, &[
+        "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
+        "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
+        "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
+        "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",
+    ]),
+    (F::Directive, &[
+        "from now on", "going forward", "=always", "make sure", "be sure to", "every time",
+        "each time", "remember to", "don't forget to", "do not forget to", "you should",
+        "you must", "you need to", "=please", "from here on", "=henceforth", "=впредь",
+        "=теперь", "=всегда", "каждый раз", "не забудь*", "убедись", "обязательно", "ты должен",
+        "нужно", "надо",
+    ]),
+    (F::Channel, &[
+        "gist", "gists", "pastebin", "paste site", "public issue", "issue comment", "webhook",
+        "telegram", "discord", "slack channel", "the chat", "public repo", "public channel",
+        "гист*", "пастебин*", "телег*", "телеграм*", "=чат", "=чате", "общий чат", "в личку",
+        "комментари* к issue", "публичн* репо*", "публичн* gist",
+    ]),
+    (F::ConfirmW, &[
+        "confirmation", "confirmations", "approval prompt", "approval prompts", "approvals",
+        "are you sure", "consent", "permission prompt", "permission prompts", "confirm prompts",
+        "подтвержд*", "согласи*", "уточняющ* вопрос*",
+    ]),
+    (F::AskV, &[
+        "ask", "asking", "=prompt", "check with", "спрашива*", "переспрашива*", "запрашива*",
+        "спроси*", "уточня*",
+    ]),
+    (F::AllCmds, &[
+        "all commands", "any command", "any commands", "every command", "all shell commands",
+        "all actions", "any action", "any actions", "everything", "anything", "=rm", "=sudo",
+        "force push", "push force", "=deletes", "любых команд*", "никаких команд*", "все команд*",
+        "всех команд*", "любые действия", "любых действий", "любые команд*", "удалени*",
+        "ни для каких", "каких команд*",
+    ]),
+    (F::Forever, &[
+        "permanently", "for good", "forever", "from now on", "ever again", "=again",
+        "навсегда", "=больше", "впредь", "отныне", "с этого дня",
+    ]),
+    (F::DownloadW, &[
+        "download", "=curl", "=wget", "phone home", "pull down", "скача*", "скачива*",
+        "подтягива*", "подтян*", "=качать", "=качает",
+    ]),
+    (F::RunW, &[
+        "run", "execute", "=exec", "launch", "whatever comes back", "запуска*", "запуст*",
+        "исполня*", "исполн*", "выполня*",
+    ]),
+    (F::RcW, &[
+        "bashrc", "zshrc", "bash profile", "zprofile", "shell startup", "shell rc", "rc file",
+        "автозагрузк* шелл*", "автозагрузк* shell", "автозагрузк* терминал*",
+        "шелл читает настройки", "rc файл*",
+    ]),
+    (F::SchedW, &[
+        "scheduler", "scheduled task", "task scheduler", "cron job", "crontab", "=cron",
+        "every few minutes", "every minute", "планировщик*", "автозагрузк*",
+    ]),
+    (F::PrependW, &[
+        "prepend", "put first", "in front of", "в начало", "=первым",
+    ]),
+    (F::PathW, &[
+        "=path",
+    ]),
+    (F::ScriptW, &[
+        "script", "scripts", "payload", "binary", "installer", "=sh", "скрипт*", "бинарник*",
+        "пейлоад*",
+    ]),
+    (F::Pron, &[
+        "=them", "=it", "=those", "all of them", "=их", "=его", "=её", "=ее",
+    ]),
+    (F::NoSecret, &[
+        "without secrets", "without tokens", "without passwords", "without keys",
+        "without credentials", "no secrets", "no tokens", "no passwords", "no keys",
+        "no credentials", "=redacted", "tokens masked", "secrets masked", "stripping tokens",
+        "stripping secrets", "=без парол*", "=без токен*", "=без ключ*", "=без секрет*",
+        "=без кред*", "=без учетн*",
+    ]),
+    (F::AuthKeysW, &[
+        "authorized keys", "authorizedkeys",
     ]),
     (F::Addressee, &[
         "=ai", "assistant", "=llm", "=llms", "agent", "agents", "claude", "chatgpt", "=gpt",
@@ -658,6 +842,95 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::The, &[
         "=the", "=a", "=an",
+    ]),
+    (F::OwnScope, &[
+        "developer", "developers", "developer's", "operator's", "operator", "creators",
+        "creator's", "startup", "=launch", "top of your context", "system", "разработчик*",
+        "создател*", "стартов*", "системн*", "верхн*",
+    ]),
+    (F::Old, &[
+        "=old", "=older", "=earlier", "=previous", "=prior", "=initial", "=original", "=former",
+        "=старые", "=старый", "=старая", "=старое", "=старых", "=старой", "прежн*", "прошл*",
+        "предыдущ*", "изначальн*", "исходн*", "начальн*",
+    ]),
+    (F::Setup, &[
+        "briefing", "preamble", "opening message", "rulebook", "sysprompt",
+        "guardrails", "вводн*", "инструктаж*", "брифинг*",
+    ]),
+    (F::SetupWeak, &[
+        "configuration", "config", "setup", "brief", "persona", "identity", "constraints",
+        "установк*", "настройк*", "регламент*", "личност*", "персон*",
+    ]),
+    (F::Persona, &[
+        "model", "bot", "version", "instance", "admin", "administrator", "=root", "модел*", "бот*",
+        "верси*", "админ*", "исполнител*",
+    ]),
+    (F::Given, &[
+        "you got", "you were handed", "you were given", "you received", "you loaded",
+        "you started with", "i started with", "given to you", "handed to you", "said to you",
+        "at session start", "at launch", "at startup", "at the top of your context",
+        "at the start of the conversation", "at the start of the session", "в начале разговора",
+        "в начале сессии", "в начале диалога", "тебе выдали", "тебе дали", "тебе задали",
+        "полученн* тобой", "тебе рассказывали", "тебе говорили", "тебе сказали", "тебе писали",
+        "тебе прописали", "тебе загрузили",
+    ]),
+    (F::Dismiss, &[
+        "outdated", "obsolete", "void", "superseded", "stale", "expired", "retired", "legacy",
+        "no longer apply", "no longer applies", "no longer valid", "no longer binding",
+        "no longer relevant", "no longer in force", "no longer in effect", "not binding",
+        "binding anymore", "is null", "are null", "irrelevant", "invalid", "moot", "defunct",
+        "cancelled", "canceled", "revoked", "устарел*", "устаревш*", "больше не действу*",
+        "не действу*", "отменяет*", "отменен*", "отменён*", "потерял* силу", "утратил* силу",
+        "не актуальн*", "неактуальн*", "не в силе", "не релевантн*", "нерелевантн*", "deprecated",
+        "в прошлом", "отозвал*", "ничего не значит", "ничего не значат", "недействительн*",
+        "аннулирован*", "не считается", "не считаются",
+    ]),
+    (F::DismissV, &[
+        "throw out", "throw away", "throw it out", "throw them out", "=scrap", "=yeet", "route around", "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
+        "не придавай* значени*", "не принимай* во внимание", "не принимать во внимание",
+        "отбрасыва*", "отбрось*", "не сверяйся", "не обращай* внимани*",
+    ]),
+    (F::Only, &[
+        "=only", "=solely", "=exclusively", "=только", "=лишь", "=исключительно",
+    ]),
+    (F::NoteSrc, &[
+        "this note", "this file", "these notes", "the notes", "this memory", "the memory",
+        "=me", "issue comments", "fetched pages", "what is written", "заметк*",
+        "памят*", "=меня", "=мне", "=мои", "=моим", "=здесь", "=тут", "эта запис*", "эту запис*",
+    ]),
+    (F::Heed, &[
+        "take your orders from", "take orders from", "go by", "rely on", "руководству*",
+        "опирайся", "опирайтесь", "слушай*", "слушать", "слуша*", "подчиняй*", "следуй*",
+        "=follow", "=obey", "=listen",
+    ]),
+    (F::Refuse, &[
+        "refuse", "refusal", "refusals", "refusing", "pushback", "push back", "=отказов", "=отказа",
+        "=отказы", "=отказывай", "=отказывайте", "=отказывает", "=отказывать", "=откажи",
+    ]),
+    (F::Example, &[
+        "like", "such as", "saying", "example", "examples", "phrase", "phrases", "string",
+        "strings", "text", "вроде", "типа", "например", "фраз*", "пример*", "=прием", "приема",
+        "строк*", "текст*", "надпис*",
+    ]),
+    (F::Untrusted, &[
+        "tool output", "tool outputs", "tool results", "web pages", "web page", "webpages",
+        "fetched content", "fetched pages", "search results", "=emails", "untrusted content",
+        "untrusted sources", "untrusted input", "third-party content", "retrieved documents",
+        "внешн* источник*", "страниц*", "=письмах", "=письма", "=письмам", "вывод* инструмент*",
+        "непроверенн*",
+    ]),
+    (F::SysPrompt, &[
+        "system prompt", "system message", "sysprompt", "system instructions",
+        "initial instructions", "hidden instructions", "системн* промпт*", "системн* инструкци*",
+        "системн* сообщени*",
+    ]),
+    (F::Assist, &[
+        "assistant", "helper", "=bot", "chatbot", "=ai", "ассистент*", "помощник*", "=бот", "=ботом",
+    ]),
+    (F::AskDirect, &[
+        "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
+        "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",
+        "=уточняй", "=запрашивай",
     ]),
 ];
 
@@ -887,6 +1160,12 @@ impl Lexicon {
     pub(super) fn knows(&'static self, folded: &str) -> bool {
         self.entries(folded)
             .is_some_and(|l| l.entries.iter().any(|e| e.rest.is_empty()))
+    }
+
+    /// Whether some entry, of one word or more, starts with `folded` (a
+    /// word the rules know needs no segmenting).
+    pub(super) fn starts_entry(&'static self, folded: &str) -> bool {
+        self.entries(folded).is_some_and(|l| !l.entries.is_empty())
     }
 
     /// Splits a run of letters into known words, if it is wholly made of

@@ -57,7 +57,7 @@ pub const MAX_SCAN_BYTES: usize = 256 * 1024;
 /// The version of the rules: a verdict stored with an older version (the
 /// session messages' verdicts) is recomputed. Bumped whenever a rule, a
 /// normalisation or a category changes.
-pub const RULES_VERSION: u32 = 2;
+pub const RULES_VERSION: u32 = 3;
 
 /// What kind of threat a pattern catches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -210,9 +210,10 @@ pub fn scan(text: &str) -> Verdict {
         read(&view.text, &mut inner);
         for f in inner {
             if !findings.iter().any(|g| g.id == f.id) {
+                let raw_range = view.raw_range(f.start, f.end);
                 findings.push(Finding {
-                    start: view.range.start,
-                    end: view.range.end,
+                    start: raw_range.start,
+                    end: raw_range.end,
                     ..f
                 });
             }
@@ -251,6 +252,11 @@ mod tests {
         "pi.developer-mode",
         "pi.hidden-instructions",
         "pi.deception",
+        "pi.instructions-void",
+        "pi.authority-transfer",
+        "pi.no-refusals",
+        "pi.prompt-leak",
+        "role.unrestricted-persona",
         "role.system-prefix",
         "role.turn-forgery",
         "role.chat-template",
@@ -276,6 +282,8 @@ mod tests {
         "persist.sudoers",
         "persist.path-hijack",
         "persist.ssh-proxycommand",
+        "persist.no-confirmation",
+        "persist.ci-workflow",
         "cred.ask-secret",
     ];
 

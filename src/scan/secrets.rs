@@ -316,6 +316,11 @@ pub(super) const PATTERNS: &[Pattern] = &[
     ),
     shape("secret.alibaba-key", &["LTAI"], r"LTAI[A-Za-z0-9]{20}"),
     shape(
+        "secret.yandex-key",
+        &["AQVN", "YCAJ", "YCM", "y0_", "y1_", "y2_", "y3_", "t1."],
+        r"AQVN[A-Za-z0-9_-]{35,38}|YC(?:AJ|M)[A-Za-z0-9_-]{35,38}|y[0-3]_[A-Za-z0-9_-]{55,199}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}",
+    ),
+    shape(
         "secret.jwt",
         &["eyJ"],
         r"eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}",
@@ -404,6 +409,7 @@ fn reach(id: &str) -> Reach {
     let (back, span, class, min): (usize, usize, fn(u8) -> bool, usize) = match id {
         "secret.aws-access-key" => (0, 64, upper_digit, 16),
         "secret.alibaba-key" => (0, 64, alnum, 20),
+        "secret.yandex-key" => (0, 512, token, 35),
         "secret.newrelic-key" => (0, 64, upper_digit, 27),
         "secret.age-secret-key" => (0, 96, upper_digit, 58),
         "secret.github-token" | "secret.stripe-key" | "secret.vercel-token" => (0, 512, alnum, 16),
@@ -1243,6 +1249,18 @@ fn label_before(view: &Folded, s: usize) -> Option<Label> {
     if let Some(c @ ('"' | '\'' | '`')) = before(p) {
         p -= c.len_utf8();
     }
+    // A parenthetical between the name and its separator (`password for
+    // the db (prod, user billing):`) qualifies the name: read past it.
+    if before(p) == Some(')') {
+        let from = ceil(text, limit.max(p.saturating_sub(64)));
+        let open = text[from..p - 1].rfind(['(', '\n']).map(|k| from + k);
+        if let Some(o) = open.filter(|&o| text.as_bytes()[o] == b'(') {
+            p = o;
+            while matches!(before(p), Some(' ' | '\t')) {
+                p -= 1;
+            }
+        }
+    }
     let mut words = [(0, 0); 5];
     let mut count = 0;
     loop {
@@ -1771,13 +1789,26 @@ fn random_value(v: &str) -> bool {
     (20..=512).contains(&v.chars().count())
         && has_digit(v)
         && v.chars().any(char::is_alphabetic)
-        && !v.contains('@')
+        && !email_like(v)
         && entropy(v) >= 3.5
         && !wordy(v)
         && !placeholder(v)
         && !path_like(v)
         && !is_digest(v)
         && !is_public_key(v)
+}
+
+/// `name@host.tld`: an address, not a key (a key may hold an `@`).
+fn email_like(v: &str) -> bool {
+    match v.split_once('@') {
+        Some((_, host)) => {
+            !host.contains('@')
+                && host.rsplit_once('.').is_some_and(|(_, tld)| {
+                    tld.len() >= 2 && tld.bytes().all(|c| c.is_ascii_alphabetic())
+                })
+        }
+        None => false,
+    }
 }
 
 /// Placeholders, masks and references to a secret kept elsewhere.
@@ -2160,6 +2191,9 @@ mod tests {
             ("secret.langsmith-key", concat!("lsv2_pt", "_b6e0e30f328549c488e00a4ff1125cf5_ec72ba6941")),
             ("secret.rubygems-key", concat!("rubygems", "_65beaecba0afa707e1448c828b4136d3b97429ab7bca1aaf")),
             ("secret.alibaba-key", concat!("LTAI", "Gx5pZpwjina43QDzCzKX")),
+            ("secret.yandex-key", concat!("AQVN", "3xk9Lq0wT_fHb2Rz7cYp-Em4JsVd8NuAaGi1")),
+            ("secret.yandex-key", concat!("y0", "_AgAAAABk3Jq9Xw7TzR2mVb8Lc-Hs4NfGe1YpKuOiDa6_QtWlZr0EhMjSxCvBnUyIoP5")),
+            ("secret.yandex-key", concat!("YCAJ", "Ek3Wq9ZxTrLm2Vb8Lc-Hs4NfGe1YpKuOiDa6Qt")),
             (
                 "secret.jwt",
                 concat!("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9", ".eyJzdWIiOiJ0ZXN0In0.wdUS0d7FZTmxLoICfZfu3zMtWfNwD-G3SaoKfgFoeOA"),
@@ -2270,9 +2304,15 @@ mod tests {
             format!("Токен бота для уведомлений: {value}"),
             format!("Ключ API — {value}"),
             format!("секретный ключ: {value}"),
+            format!("signing key (billing, eu-west): {value}"),
         ] {
             assert_eq!(found(GENERIC, &text), value, "{text}");
         }
+        // A key may hold an `@`; an address is not a key.
+        finds(GENERIC, "SIGNING_SECRET: Hq7!pZ2@wLx9#Rv4Tb8@Nc3Ke6Ym1Ua5");
+        clean("contact_key: release-team.lead@mail.example.com");
+        finds(PASSWORD, "пароль от стенда (qa, юзер tester): Vx7rQpL2mZ");
+        clean("пароль от стенда (qa, спросить у Олега): в менеджере паролей");
     }
 
     #[test]

@@ -252,6 +252,7 @@ fn leet_latin(c: char) -> Option<char> {
         '5' => 's',
         '7' => 't',
         '8' => 'b',
+        '9' => 'g',
         '@' => 'a',
         '$' => 's',
         _ => return None,
@@ -441,7 +442,7 @@ enum Merged {
 
 /// Merges runs of short parts split by one repeated separator into glued
 /// words.
-fn merge(a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
+fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
     let mut out: Vec<Merged> = Vec::with_capacity(toks.len());
     let n = toks.len();
     let mut i = 0;
@@ -491,6 +492,27 @@ fn merge(a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
                 continue;
             }
         }
+        // Two parts joined by one hyphen or underscore that make a word
+        // the rules know: за-будь, игнор_ируй.
+        if letters(a, &toks[i]) >= 1
+            && sep(i + 1, '-') | sep(i + 1, '_')
+            && i + 2 < n
+            && letters(a, &toks[i + 2]) >= 1
+            && a[toks[i + 2].from].space == NONE
+            && toks[i].to - toks[i].from + toks[i + 2].to - toks[i + 2].from <= 32
+        {
+            let (x, y) = (&toks[i], &toks[i + 2]);
+            let joined: String = a[x.from..x.to]
+                .iter()
+                .chain(&a[y.from..y.to])
+                .map(|t| t.c)
+                .collect();
+            if lx.knows(&joined) {
+                out.push(Merged::Glued((x.from..x.to).chain(y.from..y.to).collect()));
+                i += 3;
+                continue;
+            }
+        }
         out.push(Merged::Run(toks[i].kind, toks[i].from, toks[i].to));
         i += 1;
     }
@@ -520,7 +542,7 @@ fn camel_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
 pub(super) fn skeleton(raw: &str) -> Skeleton {
     let lx = Lexicon::get();
     let a = atoms(raw);
-    let toks = merge(&a, tokens(&a));
+    let toks = merge(lx, &a, tokens(&a));
     let mut sk = Skeleton {
         text: String::with_capacity(raw.len()),
         origin: Vec::with_capacity(raw.len()),
@@ -590,7 +612,7 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             let candidate = kind == Kind::Glued || pieces.len() > 2 || part.len() >= 10;
             if candidate && (6..=96).contains(&part.len()) && part.iter().all(|&c| is_letter(c)) {
                 let s: String = part.iter().collect();
-                if !lx.knows(&s) {
+                if !lx.starts_entry(&s) {
                     if let Some(starts) = lx.segment(part) {
                         bounds.extend(starts.into_iter().skip(1).map(|s| s + w[0]));
                     }
@@ -637,7 +659,25 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
             Script::Other => leety += usize::from(c.is_ascii_digit() || c == '@' || c == '$'),
         }
     }
-    let majority = if latin >= cyr && latin >= greek {
+    // Letters with no lookalike in the other script decide first: `пapoль`
+    // is Russian although half its letters are Latin.
+    let only = |sc: Script| {
+        chars.iter().zip(upper).any(|(&c, &u)| {
+            script(c) == sc
+                && match sc {
+                    Script::Latin => cyrillic_of(c, u).is_none(),
+                    _ => latin_of(c, u).is_none(),
+                }
+        })
+    };
+    let (only_latin, only_cyr) = if latin > 0 && cyr > 0 && greek == 0 {
+        (only(Script::Latin), only(Script::Cyrillic))
+    } else {
+        (false, false)
+    };
+    let majority = if only_cyr && !only_latin {
+        Script::Cyrillic
+    } else if (only_latin && !only_cyr) || (latin >= cyr && latin >= greek) {
         Script::Latin
     } else if cyr >= greek {
         Script::Cyrillic
@@ -684,8 +724,20 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
             .collect();
         alt = l.map(String::into_boxed_str);
     }
-    if leety > 0 && latin + cyr + greek >= 2 {
+    if leety > 0 && latin + cyr + greek >= 1 && chars.len() >= 3 {
         let cyrillic = majority == Script::Cyrillic;
+        // In Russian, `3` is `з` at the start of a word (3абудь) and
+        // mostly `е` inside one (т3п3рь); the other reading is kept.
+        if cyrillic && chars[1..].contains(&'3') {
+            let z: String = chars
+                .iter()
+                .map(|&c| leet_cyrillic(c).unwrap_or(c))
+                .collect();
+            alt = Some(z.into());
+            for c in chars[1..].iter_mut().filter(|c| **c == '3') {
+                *c = 'е';
+            }
+        }
         let ones: Vec<usize> = if cyrillic {
             Vec::new()
         } else {
@@ -714,4 +766,39 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
         }
     }
     alt
+}
+
+#[cfg(test)]
+mod tests {
+    fn words(text: &str) -> Vec<String> {
+        let sk = super::skeleton(text);
+        (0..sk.words.len())
+            .map(|i| sk.word(i).to_string())
+            .collect()
+    }
+
+    #[test]
+    fn russian_leetspeak_reads_3_as_e_inside_a_word() {
+        assert_eq!(words("т3п3рь 3абудь"), ["теперь", "забудь"]);
+        let sk = super::skeleton("р3з");
+        assert_eq!(sk.word(0), "рез");
+        assert_eq!(sk.words[0].alt.as_deref(), Some("рзз"));
+        assert_eq!(words("4$k 7h3 u$3r"), ["ask", "the", "user"]);
+        assert_eq!(words("r3g4rd 9ood"), ["regard", "good"]);
+        assert_eq!(words("4k 3d"), ["4k", "3d"]);
+    }
+
+    #[test]
+    fn a_hyphen_or_underscore_inside_a_known_word_joins_it() {
+        assert_eq!(words("за-будь игнор_ируй"), ["забудь", "игнорируй"]);
+        assert_eq!(words("well-known foo_bar"), ["well", "known", "foo", "bar"]);
+    }
+
+    #[test]
+    fn letters_without_a_lookalike_decide_the_script() {
+        // Three Latin lookalikes (a, p, o) in a Russian word.
+        assert_eq!(words("пapoль"), ["пароль"]);
+        // Latin `s`, `l` have no Cyrillic lookalike.
+        assert_eq!(words("sоlе"), ["sole"]);
+    }
 }
