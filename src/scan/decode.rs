@@ -69,17 +69,11 @@ pub(super) fn views(raw: &str) -> Vec<View> {
     let mut out = Vec::new();
     let mut budget = raw.len();
     let b = raw.as_bytes();
-    let mut runs: Vec<(Range<usize>, String)> = base64_runs(b)
-        .into_iter()
-        .chain(base32_runs(b))
-        .chain(hex_runs(b))
-        .chain(percent_runs(b))
-        .chain(reference_runs(raw))
-        .chain(escape_runs(raw))
-        .chain(bit_runs(b))
-        .chain(code_runs(b))
-        .filter(|(_, text)| is_text(text))
-        .collect();
+    let mut runs: Vec<(Range<usize>, String)> = if may_hold_runs(b) {
+        decode_runs(raw)
+    } else {
+        Vec::new()
+    };
     // Two decoders may read one run (`\x69…` is hex and an escape): the
     // longer reading of a place wins.
     runs.sort_by_key(|(r, _)| (r.start, usize::MAX - r.end));
@@ -123,6 +117,47 @@ pub(super) fn views(raw: &str) -> Vec<View> {
         whole(&mut out, raw.chars().rev().collect());
     }
     out
+}
+
+/// Every decoder's runs that decode to text.
+fn decode_runs(raw: &str) -> Vec<(Range<usize>, String)> {
+    let b = raw.as_bytes();
+    base64_runs(b)
+        .into_iter()
+        .chain(base32_runs(b))
+        .chain(hex_runs(b))
+        .chain(percent_runs(b))
+        .chain(reference_runs(raw))
+        .chain(escape_runs(raw))
+        .chain(bit_runs(b))
+        .chain(code_runs(b))
+        .filter(|(_, text)| is_text(text))
+        .collect()
+}
+
+/// One cheap pass that rules the decoders out for most text: every
+/// encoding needs `%`, `&`, `\`, a run of [`MIN_BASE64`] word characters,
+/// or (hex, bits, character codes of text) one digit a byte.
+fn may_hold_runs(b: &[u8]) -> bool {
+    let (mut run, mut digits) = (0, 0);
+    for &c in b {
+        if matches!(c, b'%' | b'&' | b'\\') {
+            return true;
+        }
+        if c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'-' | b'_') {
+            run += 1;
+            if run >= MIN_BASE64 {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+        digits += usize::from(c.is_ascii_digit());
+        if digits >= MIN_HEX_BYTES {
+            return true;
+        }
+    }
+    false
 }
 
 /// Whether decoded bytes read as text: at least four letters, at least one
