@@ -820,7 +820,8 @@ mod tests {
         assert!(scan(&side_by_side(first, second)).blocked);
         // Two finished notes are two lines, not one command.
         let health = "After a deploy `curl -s https://bot.example.net/healthz` must answer 200.";
-        let cron = "Crontab on backup-01: `15 4 * * 0 /usr/local/bin/prune.sh` prunes old archives.";
+        let cron =
+            "Crontab on backup-01: `15 4 * * 0 /usr/local/bin/prune.sh` prunes old archives.";
         assert_eq!(side_by_side(health, cron), format!("{health}\n{cron}"));
         assert!(!scan(&side_by_side(health, cron)).blocked);
     }
