@@ -632,13 +632,32 @@ impl Slot {
     }
 }
 
+/// Where each rule's steps start in the flat table of partial matches, and
+/// the table's size.
+fn offsets() -> (&'static [usize], usize) {
+    static CELL: OnceLock<(Vec<usize>, usize)> = OnceLock::new();
+    let (offsets, total) = CELL.get_or_init(|| {
+        let mut at = 0;
+        let offsets = RULES
+            .iter()
+            .map(|r| {
+                let o = at;
+                at += r.steps.len();
+                o
+            })
+            .collect();
+        (offsets, at)
+    });
+    (offsets, *total)
+}
+
 /// Runs every rule over the hits, adding one finding per rule id.
 pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) {
     let listen = listeners();
-    let mut state: Vec<Vec<Slot>> = RULES
-        .iter()
-        .map(|r| vec![Slot::default(); r.steps.len()])
-        .collect();
+    // One flat table of partial matches, a slot per step of every rule
+    // (one allocation per text, not one per rule).
+    let (offsets, steps) = offsets();
+    let mut state: Vec<Slot> = vec![Slot::default(); steps];
     let mut fired: Vec<(usize, u32, u32, u32)> = Vec::new();
     let mut vetoed: FxHashSet<(usize, u32)> = FxHashSet::default();
     // Units that tell the reader what to do: there a past incident named
@@ -689,7 +708,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) {
                         && h.start >= p.end
                         && h.w0.saturating_sub(p.w1) <= u32::from(step.gap)
                 };
-                let Some(p) = state[ri][si - 1].0.iter().flatten().find(chains) else {
+                let Some(p) = state[offsets[ri] + si - 1].0.iter().flatten().find(chains) else {
                     continue;
                 };
                 Partial {
@@ -703,7 +722,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) {
             if si + 1 == rule.steps.len() {
                 fired.push((ri, next.unit, next.start, next.end));
             } else {
-                state[ri][si].set(next);
+                state[offsets[ri] + si].set(next);
             }
         }
     }
