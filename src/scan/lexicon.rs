@@ -408,6 +408,16 @@ features! {
     /// "without tokens", "no secrets", "redacted"; без паролей: what is
     /// sent is said to hold no secret.
     NoSecret,
+    // --- language: the agent's prompt copied out ----------------------------
+    /// quote, recite, print, paste, dump, reply with; выдай, процитируй:
+    /// what copies a text out.
+    LeakV,
+    /// verbatim, word for word, as-is, unabridged, exact wording;
+    /// дословно, целиком: a copy in full.
+    Verbatim,
+    /// Where the agent's prompt sits: above the first user message, before
+    /// the conversation, your context window; до начала разговора.
+    PromptPlace,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -811,6 +821,24 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "stripping secrets", "=без парол*", "=без токен*", "=без ключ*", "=без секрет*",
         "=без кред*", "=без учетн*",
     ]),
+    (F::LeakV, &[
+        "quote", "quoting", "recite", "reproduce", "print", "paste", "dump", "output", "repeat",
+        "echo", "append", "reply with", "respond with", "give", "share", "reveal", "show",
+        "выдай*", "выда*", "выведи*", "процитируй*", "цитируй*", "покажи*", "перескажи*",
+        "скопируй*", "вставь*", "=повтори", "распечатай*",
+    ]),
+    (F::Verbatim, &[
+        "verbatim", "word for word", "as-is", "as is", "unabridged", "in full", "nothing trimmed",
+        "exact wording", "exact text", "full text", "entire text", "unedited", "дословно",
+        "слово в слово", "целиком", "без сокращений", "полностью", "как есть",
+    ]),
+    (F::PromptPlace, &[
+        "above the first user message", "before the first user message",
+        "before the conversation", "before this conversation", "before the chat started",
+        "before this chat", "your context window", "the top of your context",
+        "the start of your context", "до начала разговора", "до первого сообщения",
+        "до начала диалога", "начало контекста", "начале контекста",
+    ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",
     ]),
@@ -854,7 +882,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "предыдущ*", "изначальн*", "исходн*", "начальн*",
     ]),
     (F::Setup, &[
-        "briefing", "preamble", "opening message", "rulebook", "sysprompt",
+        "briefing", "preamble", "opening message", "rulebook", "sysprompt", "setup prompt",
+        "setup text", "startup prompt", "system section", "initial prompt", "welcome text",
         "guardrails", "вводн*", "инструктаж*", "брифинг*",
     ]),
     (F::SetupWeak, &[
@@ -883,7 +912,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "не действу*", "отменяет*", "отменен*", "отменён*", "потерял* силу", "утратил* силу",
         "не актуальн*", "неактуальн*", "не в силе", "не релевантн*", "нерелевантн*", "deprecated",
         "в прошлом", "отозвал*", "ничего не значит", "ничего не значат", "недействительн*",
-        "аннулирован*", "не считается", "не считаются",
+        "аннулирован*", "не считается", "не считаются", "archived", "shelved", "rescinded",
+        "first draft", "advisory only", "merely advisory", "historical", "boilerplate",
+        "no longer binds", "no longer bind", "on hold", "черновик*", "на паузе",
+        "приостановлен*",
     ]),
     (F::DismissV, &[
         "throw out", "throw away", "throw it out", "throw them out", "=scrap", "=yeet", "route around", "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
@@ -921,7 +953,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::SysPrompt, &[
         "system prompt", "system message", "sysprompt", "system instructions",
-        "initial instructions", "hidden instructions", "системн* промпт*", "системн* инструкци*",
+        "initial instructions", "hidden instructions", "initial prompt", "startup prompt",
+        "setup prompt", "системн* промпт*", "системн* инструкци*",
         "системн* сообщени*",
     ]),
     (F::Assist, &[
