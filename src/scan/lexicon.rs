@@ -864,6 +864,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "выполн*", "отправ*", "разреш*", "одобрен*", "пропуска*", "пропусти*", "без ограничений",
         "=отныне", "с этого момента", "больше не", "запрещ*", "не действу*", "приоритет*",
         "=агенту", "=агент", "обязан*",
+        "i've switched off", "i switched off", "i've turned off", "i turned off", "i've disabled",
+        "i disabled", "i have disabled", "=отключил", "=отключила", "=выключил", "=выключила",
     ]),
     (F::Affirm, &[
         "sure", "ok", "okay", "of course", "certainly", "understood", "i will", "i'll", "done",
