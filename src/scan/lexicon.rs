@@ -418,6 +418,9 @@ features! {
     /// Where the agent's prompt sits: above the first user message, before
     /// the conversation, your context window; до начала разговора.
     PromptPlace,
+    /// need, have to; нужно, надо: "doesn't need to know" is about
+    /// detail, not a secret kept from the user.
+    NeedW,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -476,7 +479,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Neg, &[
         "not", "never", "don't", "dont", "doesn't", "mustn't", "shouldn't", "can't", "cannot",
-        "no longer", "stop", "cease", "quit", "=не", "=никогда", "=нельзя", "=хватит", "перестан*",
+        "no longer", "stop", "cease", "quit", "isn't", "aren't", "=не", "=никогда", "=нельзя", "=хватит", "перестан*",
         "прекрат*", "больше не",
     ]),
     (F::NegCancel, &[
@@ -594,12 +597,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Tell, &[
         "tell", "inform", "notify", "mention", "reveal", "disclose", "show", "alert", "warn",
         "говори*", "сообща*", "сообщи*", "рассказыва*", "расскажи*", "показыва*", "покажи*",
+        "=list", "bring up", "=пиши", "=напиши", "=писать",
         "упомина*", "упомян*", "предупрежда*", "раскрыва*",
     ]),
     (F::DefObj, &[
         "this", "these", "that", "it", "about", "instructions", "instruction", "note", "memory",
         "entry", "change", "changes", "upload", "request", "command", "what you", "rule", "step",
-        "=это", "=эту", "=этой", "=этом", "=об", "=о", "=про", "=что",
+        "=это", "=эту", "=этой", "=этом", "=этого", "=об", "=о", "=про", "=что",
     ]),
     (F::Secretly, &[
         "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
@@ -838,6 +842,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "before this chat", "your context window", "the top of your context",
         "the start of your context", "до начала разговора", "до первого сообщения",
         "до начала диалога", "начало контекста", "начале контекста",
+    ]),
+    (F::NeedW, &[
+        "=need", "=needs", "have to", "has to", "=нужно", "=надо", "=необходимо",
     ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",
