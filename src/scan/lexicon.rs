@@ -421,6 +421,13 @@ features! {
     /// need, have to; нужно, надо: "doesn't need to know" is about
     /// detail, not a secret kept from the user.
     NeedW,
+    /// Where text comes from that the agent reads but does not answer to:
+    /// tool results, web pages, issue comments, tickets, PR descriptions;
+    /// комментарии, тикеты, страницы.
+    Source,
+    /// Authority over the agent: chain of command, operator authority, a
+    /// direct order from its owner; твой начальник, поручения владельца.
+    Authority,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -845,6 +852,20 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::NeedW, &[
         "=need", "=needs", "have to", "has to", "=нужно", "=надо", "=необходимо",
+    ]),
+    (F::Source, &[
+        "tool output", "tool outputs", "tool result", "tool results", "web pages", "web page",
+        "fetched pages", "fetched content", "issue comments", "comments on", "pr descriptions",
+        "commit messages", "=tickets", "search results", "комментари*", "коммент*", "тикет*",
+        "страниц*", "вывод* инструмент*", "=коммитов",
+    ]),
+    (F::Authority, &[
+        "chain of command", "operator authority", "admin rights over you", "direct order",
+        "direct orders", "orders from your owner", "coming from the admin",
+        "coming from the operator", "coming from your owner", "your real operator", "your boss",
+        "trusted instructions", "твой начальник", "твой руководитель", "руководител* ассистент*",
+        "поручени* владельц*", "распоряжени* владельц*", "приказ* владельц*", "как приказ*",
+        "=начальник",
     ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",
