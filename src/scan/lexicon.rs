@@ -428,6 +428,9 @@ features! {
     /// Authority over the agent: chain of command, operator authority, a
     /// direct order from its owner; твой начальник, поручения владельца.
     Authority,
+    /// A manual on a topic: «инструкция по деплою», "instructions for the
+    /// release" (a document, not the agent's instructions).
+    DocTopic,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -866,6 +869,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "trusted instructions", "твой начальник", "твой руководитель", "руководител* ассистент*",
         "поручени* владельц*", "распоряжени* владельц*", "приказ* владельц*", "как приказ*",
         "=начальник",
+    ]),
+    (F::DocTopic, &[
+        "инструкци* по", "указани* по", "instructions for the", "instructions on how",
+        "guidelines for the", "guide for the",
     ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",
