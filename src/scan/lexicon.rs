@@ -431,6 +431,8 @@ features! {
     /// A manual on a topic: «инструкция по деплою», "instructions for the
     /// release" (a document, not the agent's instructions).
     DocTopic,
+    /// свои, свой (one's own: the agent's, said to it).
+    Reflexive,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -839,7 +841,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "quote", "quoting", "recite", "reproduce", "print", "paste", "dump", "output", "repeat",
         "echo", "append", "reply with", "respond with", "give", "share", "reveal", "show",
         "выдай*", "выда*", "выведи*", "процитируй*", "цитируй*", "покажи*", "перескажи*",
-        "скопируй*", "вставь*", "=повтори", "распечатай*",
+        "скопируй*", "вставь*", "=повтори", "распечатай*", "выводи*", "=копией", "=копию",
     ]),
     (F::Verbatim, &[
         "verbatim", "word for word", "as-is", "as is", "unabridged", "in full", "nothing trimmed",
@@ -851,7 +853,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "before the conversation", "before this conversation", "before the chat started",
         "before this chat", "your context window", "the top of your context",
         "the start of your context", "до начала разговора", "до первого сообщения",
-        "до начала диалога", "начало контекста", "начале контекста",
+        "до начала диалога", "начало контекста", "начале контекста", "до блока памяти",
+        "до блока memory", "перед блоком памяти", "перед разделом памяти",
+        "before the memory block", "above the memory block", "before the memory section",
     ]),
     (F::NeedW, &[
         "=need", "=needs", "have to", "has to", "=нужно", "=надо", "=необходимо",
@@ -869,6 +873,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "trusted instructions", "твой начальник", "твой руководитель", "руководител* ассистент*",
         "поручени* владельц*", "распоряжени* владельц*", "приказ* владельц*", "как приказ*",
         "=начальник",
+    ]),
+    (F::Reflexive, &[
+        "=свои", "=свой", "=своё", "=свое", "=своих", "=свою", "=своя",
     ]),
     (F::DocTopic, &[
         "инструкци* по", "указани* по", "instructions for the", "instructions on how",
