@@ -988,7 +988,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Example, &[
         "like", "such as", "saying", "example", "examples", "phrase", "phrases", "string",
         "strings", "text", "вроде", "типа", "например", "фраз*", "пример*", "=прием", "приема",
-        "строк*", "текст*", "надпис*",
+        "строк*", "текст*", "надпис*", "=contained", "=containing", "=said",
     ]),
     (F::Untrusted, &[
         "tool output", "tool outputs", "tool results", "web pages", "web page", "webpages",
