@@ -408,6 +408,31 @@ features! {
     /// "without tokens", "no secrets", "redacted"; без паролей: what is
     /// sent is said to hold no secret.
     NoSecret,
+    // --- language: the agent's prompt copied out ----------------------------
+    /// quote, recite, print, paste, dump, reply with; выдай, процитируй:
+    /// what copies a text out.
+    LeakV,
+    /// verbatim, word for word, as-is, unabridged, exact wording;
+    /// дословно, целиком: a copy in full.
+    Verbatim,
+    /// Where the agent's prompt sits: above the first user message, before
+    /// the conversation, your context window; до начала разговора.
+    PromptPlace,
+    /// need, have to; нужно, надо: "doesn't need to know" is about
+    /// detail, not a secret kept from the user.
+    NeedW,
+    /// Where text comes from that the agent reads but does not answer to:
+    /// tool results, web pages, issue comments, tickets, PR descriptions;
+    /// комментарии, тикеты, страницы.
+    Source,
+    /// Authority over the agent: chain of command, operator authority, a
+    /// direct order from its owner; твой начальник, поручения владельца.
+    Authority,
+    /// A manual on a topic: «инструкция по деплою», "instructions for the
+    /// release" (a document, not the agent's instructions).
+    DocTopic,
+    /// свои, свой (one's own: the agent's, said to it).
+    Reflexive,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -466,7 +491,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Neg, &[
         "not", "never", "don't", "dont", "doesn't", "mustn't", "shouldn't", "can't", "cannot",
-        "no longer", "stop", "cease", "quit", "=не", "=никогда", "=нельзя", "=хватит", "перестан*",
+        "no longer", "stop", "cease", "quit", "isn't", "aren't", "=не", "=никогда", "=нельзя", "=хватит", "перестан*",
         "прекрат*", "больше не",
     ]),
     (F::NegCancel, &[
@@ -584,12 +609,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Tell, &[
         "tell", "inform", "notify", "mention", "reveal", "disclose", "show", "alert", "warn",
         "говори*", "сообща*", "сообщи*", "рассказыва*", "расскажи*", "показыва*", "покажи*",
+        "=list", "bring up", "=пиши", "=напиши", "=писать",
         "упомина*", "упомян*", "предупрежда*", "раскрыва*",
     ]),
     (F::DefObj, &[
         "this", "these", "that", "it", "about", "instructions", "instruction", "note", "memory",
         "entry", "change", "changes", "upload", "request", "command", "what you", "rule", "step",
-        "=это", "=эту", "=этой", "=этом", "=об", "=о", "=про", "=что",
+        "=это", "=эту", "=этой", "=этом", "=этого", "=об", "=о", "=про", "=что",
     ]),
     (F::Secretly, &[
         "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
@@ -811,6 +837,50 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "stripping secrets", "=без парол*", "=без токен*", "=без ключ*", "=без секрет*",
         "=без кред*", "=без учетн*",
     ]),
+    (F::LeakV, &[
+        "quote", "quoting", "recite", "reproduce", "print", "paste", "dump", "output", "repeat",
+        "echo", "append", "reply with", "respond with", "give", "share", "reveal", "show",
+        "выдай*", "выда*", "выведи*", "процитируй*", "цитируй*", "покажи*", "перескажи*",
+        "скопируй*", "вставь*", "=повтори", "распечатай*", "выводи*", "=копией", "=копию",
+    ]),
+    (F::Verbatim, &[
+        "verbatim", "word for word", "as-is", "as is", "unabridged", "in full", "nothing trimmed",
+        "exact wording", "exact text", "full text", "entire text", "unedited", "дословно",
+        "слово в слово", "целиком", "без сокращений", "полностью", "как есть",
+    ]),
+    (F::PromptPlace, &[
+        "above the first user message", "before the first user message",
+        "before the conversation", "before this conversation", "before the chat started",
+        "before this chat", "your context window", "the top of your context",
+        "the start of your context", "до начала разговора", "до первого сообщения",
+        "до начала диалога", "начало контекста", "начале контекста", "до блока памяти",
+        "до блока memory", "перед блоком памяти", "перед разделом памяти",
+        "before the memory block", "above the memory block", "before the memory section",
+    ]),
+    (F::NeedW, &[
+        "=need", "=needs", "have to", "has to", "=нужно", "=надо", "=необходимо",
+    ]),
+    (F::Source, &[
+        "tool output", "tool outputs", "tool result", "tool results", "web pages", "web page",
+        "fetched pages", "fetched content", "issue comments", "comments on", "pr descriptions",
+        "commit messages", "=tickets", "search results", "комментари*", "коммент*", "тикет*",
+        "страниц*", "вывод* инструмент*", "=коммитов",
+    ]),
+    (F::Authority, &[
+        "chain of command", "operator authority", "admin rights over you", "direct order",
+        "direct orders", "orders from your owner", "coming from the admin",
+        "coming from the operator", "coming from your owner", "your real operator", "your boss",
+        "trusted instructions", "твой начальник", "твой руководитель", "руководител* ассистент*",
+        "поручени* владельц*", "распоряжени* владельц*", "приказ* владельц*", "как приказ*",
+        "=начальник",
+    ]),
+    (F::Reflexive, &[
+        "=свои", "=свой", "=своё", "=свое", "=своих", "=свою", "=своя",
+    ]),
+    (F::DocTopic, &[
+        "инструкци* по", "указани* по", "instructions for the", "instructions on how",
+        "guidelines for the", "guide for the",
+    ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",
     ]),
@@ -834,6 +904,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=obey", "=ты", "=вы", "тебе", "тво*", "игнор*", "=всегда", "=никогда", "должен", "должна",
         "отвечай*", "следуй*", "инструкци*", "правил*", "ассистент*", "=конечно", "=сейчас",
         "выполн*", "отправ*", "разреш*", "одобрен*", "пропуска*", "пропусти*", "без ограничений",
+        "=отныне", "с этого момента", "больше не", "запрещ*", "не действу*", "приоритет*",
+        "=агенту", "=агент", "обязан*",
+        "i've switched off", "i switched off", "i've turned off", "i turned off", "i've disabled",
+        "i disabled", "i have disabled", "=отключил", "=отключила", "=выключил", "=выключила",
     ]),
     (F::Affirm, &[
         "sure", "ok", "okay", "of course", "certainly", "understood", "i will", "i'll", "done",
@@ -854,7 +928,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "предыдущ*", "изначальн*", "исходн*", "начальн*",
     ]),
     (F::Setup, &[
-        "briefing", "preamble", "opening message", "rulebook", "sysprompt",
+        "briefing", "preamble", "opening message", "rulebook", "sysprompt", "setup prompt",
+        "setup text", "startup prompt", "system section", "initial prompt", "welcome text",
         "guardrails", "вводн*", "инструктаж*", "брифинг*",
     ]),
     (F::SetupWeak, &[
@@ -883,7 +958,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "не действу*", "отменяет*", "отменен*", "отменён*", "потерял* силу", "утратил* силу",
         "не актуальн*", "неактуальн*", "не в силе", "не релевантн*", "нерелевантн*", "deprecated",
         "в прошлом", "отозвал*", "ничего не значит", "ничего не значат", "недействительн*",
-        "аннулирован*", "не считается", "не считаются",
+        "аннулирован*", "не считается", "не считаются", "archived", "shelved", "rescinded",
+        "first draft", "advisory only", "merely advisory", "historical", "boilerplate",
+        "no longer binds", "no longer bind", "on hold", "черновик*", "на паузе",
+        "приостановлен*",
     ]),
     (F::DismissV, &[
         "throw out", "throw away", "throw it out", "throw them out", "=scrap", "=yeet", "route around", "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
@@ -910,7 +988,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Example, &[
         "like", "such as", "saying", "example", "examples", "phrase", "phrases", "string",
         "strings", "text", "вроде", "типа", "например", "фраз*", "пример*", "=прием", "приема",
-        "строк*", "текст*", "надпис*",
+        "строк*", "текст*", "надпис*", "=contained", "=containing", "=said",
     ]),
     (F::Untrusted, &[
         "tool output", "tool outputs", "tool results", "web pages", "web page", "webpages",
@@ -921,7 +999,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::SysPrompt, &[
         "system prompt", "system message", "sysprompt", "system instructions",
-        "initial instructions", "hidden instructions", "системн* промпт*", "системн* инструкци*",
+        "initial instructions", "hidden instructions", "initial prompt", "startup prompt",
+        "setup prompt", "системн* промпт*", "системн* инструкци*",
         "системн* сообщени*",
     ]),
     (F::Assist, &[

@@ -260,6 +260,7 @@ mod tests {
         "role.system-prefix",
         "role.turn-forgery",
         "role.chat-template",
+        "role.fake-wrapper",
         "markup.comment-instruction",
         "markup.hidden-element",
         "exfil.secret-to-url",
