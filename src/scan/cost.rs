@@ -147,8 +147,16 @@ fn time_grows_linearly_with_size() {
         if *name != "realistic" && !STRESS.contains(name) {
             continue;
         }
-        let t = fastest(&[s, l], 3);
-        let (ts, tl) = (t[0], t[1]);
+        // A shared machine can stall one measurement: a real blow-up fails
+        // every attempt, noise does not.
+        let (mut ts, mut tl) = (0.0, f64::MAX);
+        for _ in 0..3 {
+            let t = fastest(&[s, l], 3);
+            (ts, tl) = (t[0], t[1]);
+            if tl / ts < 8.0 {
+                break;
+            }
+        }
         assert!(tl / ts < 8.0, "{name}: 64 KiB {ts:.4}s, 256 KiB {tl:.4}s");
     }
 }
@@ -160,7 +168,13 @@ fn crafted_text_costs_at_most_a_few_times_realistic() {
     let _ = scan("warm up the lexicon and the automaton");
     let all = shapes(64 * 1024);
     let texts: Vec<&str> = all.iter().map(|(_, t)| t.as_str()).collect();
-    let times = fastest(&texts, 3);
+    let mut times = fastest(&texts, 3);
+    for _ in 0..2 {
+        if times.iter().all(|t| t / times[0] < 6.0) {
+            break;
+        }
+        times = fastest(&texts, 3);
+    }
     let realistic = times[0];
     for ((name, _), t) in all.iter().zip(&times).skip(1) {
         assert!(

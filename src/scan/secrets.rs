@@ -2596,9 +2596,18 @@ mod tests {
         for unit in units {
             let small = unit.repeat(64 * 1024 / unit.len());
             let large = unit.repeat(256 * 1024 / unit.len());
-            let (s, l) = (cost(&small), cost(&large));
-            // A floor under the small time keeps timer noise out of the ratio.
-            let ratio = l.as_secs_f64() / s.max(Duration::from_micros(200)).as_secs_f64();
+            // A shared machine can stall one measurement: a real blow-up
+            // fails every attempt, noise does not.
+            let (mut s, mut l, mut ratio) = (Duration::ZERO, Duration::ZERO, f64::MAX);
+            for _ in 0..3 {
+                (s, l) = (cost(&small), cost(&large));
+                // A floor under the small time keeps timer noise out of
+                // the ratio.
+                ratio = l.as_secs_f64() / s.max(Duration::from_micros(200)).as_secs_f64();
+                if ratio < 8.0 {
+                    break;
+                }
+            }
             eprintln!(
                 "{unit:?}: 64 KiB {s:?}, 256 KiB {l:?} (x{ratio:.1}; prose 256 KiB {prose:?})"
             );
