@@ -408,6 +408,19 @@ features! {
     /// "without tokens", "no secrets", "redacted"; без паролей: what is
     /// sent is said to hold no secret.
     NoSecret,
+    /// code, digits, numbers, words; цифры, код, слова: what a secret is
+    /// called when it is not named (with a [`F::CodeSrc`] after it).
+    CodeThing,
+    /// Where an unnamed secret is shown: the phone, the SMS, the
+    /// authenticator, the back of the card, the recovery sheet; смс,
+    /// телефон, карта, бумажка.
+    CodeSrc,
+    /// ask for, ask which, request; уточни у, попроси у: asking for a
+    /// thing named after the verb.
+    AskFor,
+    /// Verbs that hand a value to the agent: send, paste, read me, tell
+    /// you, forward; продиктуй, скинь, пришли.
+    GiveOut,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -678,6 +691,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "port scanner", "virus",
     ]),
     (F::Send, &[
+        "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "send", "upload", "post", "email", "=mail", "exfiltrate", "transfer", "forward", "pipe",
         "paste", "share", "leak", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
         "скопируй*", "синхронизируй*", "отправ*", "загруз*", "выгруз*", "перешл*", "пересла*",
@@ -686,6 +700,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=ехать", "переед*",
     ]),
     (F::SecretNoun, &[
+        "ssh folder", "ssh directory", "ssh dir", "credentials file", "shell history", "bash history", "key file", "папк* ssh",
         "passwords", "saved passwords", "browser cookies", "cookies", "ssh keys", "ssh key",
         "private key", "private keys", "api keys", "access tokens", "credentials", "secrets",
         "environment variables", "env vars", "the environment", "session tokens", "kubeconfig",
@@ -717,6 +732,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "key", "keys", "ключ*",
     ]),
     (F::EverySession, &[
+        "login script", "logon script", "signs in", "logs in", "every new terminal", "each new terminal", "every new shell",
         "every login", "every boot", "every session", "every start", "every startup", "every run",
         "at login", "at boot", "at startup", "on login", "on boot", "on startup", "each session",
         "start of every session", "every shell", "each login", "при каждом запуск*", "при вход*",
@@ -749,6 +765,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "нужно", "надо",
     ]),
     (F::Channel, &[
+        "shared channel", "team channel", "public tracker", "public issue tracker", "=bucket", "общ* канал*", "публичн* трекер*", "публичн* tracker*", "=канал", "=канале",
         "gist", "gists", "pastebin", "paste site", "public issue", "issue comment", "webhook",
         "telegram", "discord", "slack channel", "the chat", "public repo", "public channel",
         "гист*", "пастебин*", "телег*", "телеграм*", "=чат", "=чате", "общий чат", "в личку",
@@ -775,6 +792,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "навсегда", "=больше", "впредь", "отныне", "с этого дня",
     ]),
     (F::DownloadW, &[
+        "=fetch", "=fetches", "=fetching",
         "download", "=curl", "=wget", "phone home", "pull down", "скача*", "скачива*",
         "подтягива*", "подтян*", "=качать", "=качает",
     ]),
@@ -798,6 +816,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=path",
     ]),
     (F::ScriptW, &[
+        "=helper", "=loader", "хелпер*",
         "script", "scripts", "payload", "binary", "installer", "=sh", "скрипт*", "бинарник*",
         "пейлоад*",
     ]),
@@ -810,6 +829,31 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "no credentials", "=redacted", "tokens masked", "secrets masked", "stripping tokens",
         "stripping secrets", "=без парол*", "=без токен*", "=без ключ*", "=без секрет*",
         "=без кред*", "=без учетн*",
+    ]),
+    (F::CodeThing, &[
+        "=code", "=codes", "=digits", "=numbers", "=words", "=value", "=pin", "=цифры",
+        "=цифр", "=цифрами", "=код", "=кода", "=коды", "=кодом", "=слова", "=слов", "=число",
+    ]),
+    (F::CodeSrc, &[
+        "=phone", "=phone's", "=sms", "=texted", "text message", "authenticator",
+        "=card", "back of the card", "=reverse", "wrote down", "written down", "recovery card",
+        "recovery sheet", "signature strip", "sign-in", "the bank sent", "the bank just",
+        "=смс", "=sms", "=телефон", "=телефона", "=телефоне", "=карты", "=карте", "бумажк*",
+        "=записал", "=записали", "=записаны", "=записано",
+        "=сообщения", "=сообщении", "=authy", "google authenticator", "keychain",
+    ]),
+    (F::AskFor, &[
+        "ask for", "ask them for", "ask the user for", "ask him for", "ask her for",
+        "ask the person for", "ask the customer for", "ask the client for", "ask which",
+        "=request", "=collect", "=уточни у", "=уточните у", "=спроси у", "=спросите у",
+        "=попроси у", "=попросите у", "=выясни у", "=запроси у",
+    ]),
+    (F::GiveOut, &[
+        "=send", "=paste", "=share", "=forward", "reply with", "tell me", "tell you", "read me",
+        "read out", "read off", "hand over", "=dictate", "=dm", "type into the chat",
+        "продиктуй*", "продиктова*", "=продиктует", "=скинь", "=скинуть", "=скинет", "=пришли",
+        "=пришлите", "=пришлет", "=перешли", "=перешлите", "=отправь", "=отправит",
+        "=напиши мне", "=назови", "=назовите", "=назвать", "=зачитай", "=зачитать",
     ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",
