@@ -421,6 +421,8 @@ features! {
     /// Verbs that hand a value to the agent: send, paste, read me, tell
     /// you, forward; продиктуй, скинь, пришли.
     GiveOut,
+    /// reverse shell, bind shell; обратный шелл, реверс-шелл (in words).
+    ShellW,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -634,6 +636,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=узнай", "=узнайте", "потребуй*", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
     ]),
     (F::CredObj, &[
+        "код входа", "код для входа", "login code", "sign-in code",
         "password", "passwords", "passphrase", "passcode", "=pin", "pin code", "one-time code",
         "one time code", "one-time password", "=otp", "=totp", "2fa code", "mfa code",
         "verification code", "sms code", "security code", "authenticator code", "seed phrase",
@@ -691,6 +694,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "port scanner", "virus",
     ]),
     (F::Send, &[
+        "пересыла*", "выкладыва*", "выложи*", "залива*", "выгружа*", "складыва*", "=пушь", "закинь*", "скидыва*", "экспортир*", "копипаст*",
         "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "send", "upload", "post", "email", "=mail", "exfiltrate", "transfer", "forward", "pipe",
         "paste", "share", "leak", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
@@ -700,6 +704,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=ехать", "переед*",
     ]),
     (F::SecretNoun, &[
+        "card number", "card numbers", "номер* карт*", "=jwt", "saved passwords",
         "ssh folder", "ssh directory", "ssh dir", "credentials file", "shell history", "bash history", "key file", "папк* ssh",
         "passwords", "saved passwords", "browser cookies", "cookies", "ssh keys", "ssh key",
         "private key", "private keys", "api keys", "access tokens", "credentials", "secrets",
@@ -732,6 +737,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "key", "keys", "ключ*",
     ]),
     (F::EverySession, &[
+        "при старте", "при запуске", "автозапуск*", "при каждой установк*", "every install", "on every install",
         "login script", "logon script", "signs in", "logs in", "every new terminal", "each new terminal", "every new shell",
         "every login", "every boot", "every session", "every start", "every startup", "every run",
         "at login", "at boot", "at startup", "on login", "on boot", "on startup", "each session",
@@ -765,6 +771,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "нужно", "надо",
     ]),
     (F::Channel, &[
+        "паст-сервис*", "public paste", "паст сервис*",
         "shared channel", "team channel", "public tracker", "public issue tracker", "=bucket", "общ* канал*", "публичн* трекер*", "публичн* tracker*", "=канал", "=канале",
         "gist", "gists", "pastebin", "paste site", "public issue", "issue comment", "webhook",
         "telegram", "discord", "slack channel", "the chat", "public repo", "public channel",
@@ -792,6 +799,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "навсегда", "=больше", "впредь", "отныне", "с этого дня",
     ]),
     (F::DownloadW, &[
+        "=тянет", "=тянуть", "=тяни",
         "=fetch", "=fetches", "=fetching",
         "download", "=curl", "=wget", "phone home", "pull down", "скача*", "скачива*",
         "подтягива*", "подтян*", "=качать", "=качает",
@@ -835,6 +843,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=цифр", "=цифрами", "=код", "=кода", "=коды", "=кодом", "=слова", "=слов", "=число",
     ]),
     (F::CodeSrc, &[
+        "аутентификатор*", "приложения-аутентификатор*",
         "=phone", "=phone's", "=sms", "=texted", "text message", "authenticator",
         "=card", "back of the card", "=reverse", "wrote down", "written down", "recovery card",
         "recovery sheet", "signature strip", "sign-in", "the bank sent", "the bank just",
@@ -842,13 +851,19 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=записал", "=записали", "=записаны", "=записано",
         "=сообщения", "=сообщении", "=authy", "google authenticator", "keychain",
     ]),
+    (F::ShellW, &[
+        "reverse shell", "reverse shells", "reverse-shell", "bind shell", "обратн* шелл*",
+        "реверс шелл*", "реверс-шелл*", "reverse шелл*", "обратн* shell*",
+    ]),
     (F::AskFor, &[
         "ask for", "ask them for", "ask the user for", "ask him for", "ask her for",
         "ask the person for", "ask the customer for", "ask the client for", "ask which",
         "=request", "=collect", "=уточни у", "=уточните у", "=спроси у", "=спросите у",
-        "=попроси у", "=попросите у", "=выясни у", "=запроси у",
+        "=попроси у", "=попросите у", "=выясни у", "=запроси у", "=уточнить у", "=спросить у",
+        "=попросить у", "=запросить у", "=узнать у",
     ]),
     (F::GiveOut, &[
+        "=прислать", "=присылать", "=переслать", "=перешлет",
         "=send", "=paste", "=share", "=forward", "reply with", "tell me", "tell you", "read me",
         "read out", "read off", "hand over", "=dictate", "=dm", "type into the chat",
         "продиктуй*", "продиктова*", "=продиктует", "=скинь", "=скинуть", "=скинет", "=пришли",
