@@ -669,6 +669,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "me", "us", "=мне", "=нам",
     ]),
     (F::Here, &[
+        "to you", "with you",
         "here", "in the chat", "into the chat", "in chat", "in your reply", "in the reply", "to me",
         "with me", "in this conversation", "in this chat", "=сюда", "в чат", "в ответ*",
     ]),
