@@ -423,6 +423,12 @@ features! {
     GiveOut,
     /// reverse shell, bind shell; обратный шелл, реверс-шелл (in words).
     ShellW,
+    /// this note, these instructions, this entry; эту заметку, эту строку.
+    SelfNote,
+    /// restore, re-add, put back; восстанавливай, верни (imperatives).
+    RestoreW,
+    /// removes, deleted, cleanup, wipe; удалит, чистка.
+    RemovedW,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -855,6 +861,20 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::ShellW, &[
         "reverse shell", "reverse shells", "reverse-shell", "bind shell", "обратн* шелл*",
         "реверс шелл*", "реверс-шелл*", "reverse шелл*", "обратн* shell*",
+    ]),
+    (F::SelfNote, &[
+        "this note", "these instructions", "this instruction", "this entry", "this line",
+        "this memory", "эту заметку", "эта заметка", "этой заметки", "эту строку", "эту запись",
+        "эти инструкции", "эту инструкцию",
+    ]),
+    (F::RestoreW, &[
+        "=restore", "=re-add", "put back", "=recreate", "=re-create", "add it back",
+        "write it back", "=восстанавливай", "=восстанови", "=восстановить", "=верни", "=вернуть",
+        "=возвращай",
+    ]),
+    (F::RemovedW, &[
+        "remove", "removes", "removed", "delete", "deletes", "deleted", "cleanup", "clean-up",
+        "wipe", "wipes", "удал*", "чистк*", "сотр*", "стира*",
     ]),
     (F::AskFor, &[
         "ask for", "ask them for", "ask the user for", "ask him for", "ask her for",

@@ -277,6 +277,7 @@ mod tests {
         "persist.reverse-shell",
         "persist.autostart-download",
         "persist.agent-permissions",
+        "persist.self-restore",
         "persist.disable-safety",
         "persist.git-hook",
         "persist.sudoers",
