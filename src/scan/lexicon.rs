@@ -846,10 +846,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=без кред*", "=без учетн*",
     ]),
     (F::CodeThing, &[
+        "=key", "=ключ",
         "=code", "=codes", "=digits", "=numbers", "=words", "=value", "=pin", "=цифры",
         "=цифр", "=цифрами", "=код", "=кода", "=коды", "=кодом", "=слова", "=слов", "=число",
     ]),
     (F::CodeSrc, &[
+        "=dashboard", "settings page", "developer console", "дашборд*", "личн* кабинет*",
         "аутентификатор*", "приложения-аутентификатор*",
         "=phone", "=phone's", "=sms", "=texted", "text message", "authenticator",
         "=card", "back of the card", "=reverse", "wrote down", "written down", "recovery card",
@@ -885,7 +887,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::GiveOut, &[
         "=прислать", "=присылать", "=переслать", "=перешлет",
-        "=send", "=paste", "=share", "=forward", "reply with", "tell me", "tell you", "read me",
+        "reply with", "tell me", "tell you", "read me",
         "read out", "read off", "hand over", "=dictate", "=dm", "type into the chat",
         "продиктуй*", "продиктова*", "=продиктует", "=скинь", "=скинуть", "=скинет", "=пришли",
         "=пришлите", "=пришлет", "=перешли", "=перешлите", "=отправь", "=отправит",
