@@ -433,6 +433,27 @@ features! {
     DocTopic,
     /// свои, свой (one's own: the agent's, said to it).
     Reflexive,
+    /// code, digits, numbers, words; цифры, код, слова: what a secret is
+    /// called when it is not named (with a [`F::CodeSrc`] after it).
+    CodeThing,
+    /// Where an unnamed secret is shown: the phone, the SMS, the
+    /// authenticator, the back of the card, the recovery sheet; смс,
+    /// телефон, карта, бумажка.
+    CodeSrc,
+    /// ask for, ask which, request; уточни у, попроси у: asking for a
+    /// thing named after the verb.
+    AskFor,
+    /// Verbs that hand a value to the agent: send, paste, read me, tell
+    /// you, forward; продиктуй, скинь, пришли.
+    GiveOut,
+    /// reverse shell, bind shell; обратный шелл, реверс-шелл (in words).
+    ShellW,
+    /// this note, these instructions, this entry; эту заметку, эту строку.
+    SelfNote,
+    /// restore, re-add, put back; восстанавливай, верни (imperatives).
+    RestoreW,
+    /// removes, deleted, cleanup, wipe; удалит, чистка.
+    RemovedW,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -647,6 +668,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=узнай", "=узнайте", "потребуй*", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
     ]),
     (F::CredObj, &[
+        "код входа", "код для входа", "login code", "sign-in code",
         "password", "passwords", "passphrase", "passcode", "=pin", "pin code", "one-time code",
         "one time code", "one-time password", "=otp", "=totp", "2fa code", "mfa code",
         "verification code", "sms code", "security code", "authenticator code", "seed phrase",
@@ -679,6 +701,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "me", "us", "=мне", "=нам",
     ]),
     (F::Here, &[
+        "to you", "with you",
         "here", "in the chat", "into the chat", "in chat", "in your reply", "in the reply", "to me",
         "with me", "in this conversation", "in this chat", "=сюда", "в чат", "в ответ*",
     ]),
@@ -704,6 +727,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "port scanner", "virus",
     ]),
     (F::Send, &[
+        "пересыла*", "выкладыва*", "выложи*", "залива*", "выгружа*", "складыва*", "=пушь", "закинь*", "скидыва*", "экспортир*", "копипаст*",
+        "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "send", "upload", "post", "email", "=mail", "exfiltrate", "transfer", "forward", "pipe",
         "paste", "share", "leak", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
         "скопируй*", "синхронизируй*", "отправ*", "загруз*", "выгруз*", "перешл*", "пересла*",
@@ -712,6 +737,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=ехать", "переед*",
     ]),
     (F::SecretNoun, &[
+        "card number", "card numbers", "номер* карт*", "=jwt", "saved passwords",
+        "ssh folder", "ssh directory", "ssh dir", "credentials file", "shell history", "bash history", "key file", "папк* ssh",
         "passwords", "saved passwords", "browser cookies", "cookies", "ssh keys", "ssh key",
         "private key", "private keys", "api keys", "access tokens", "credentials", "secrets",
         "environment variables", "env vars", "the environment", "session tokens", "kubeconfig",
@@ -743,6 +770,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "key", "keys", "ключ*",
     ]),
     (F::EverySession, &[
+        "при старте", "при запуске", "автозапуск*", "при каждой установк*", "every install", "on every install",
+        "login script", "logon script", "signs in", "logs in", "every new terminal", "each new terminal", "every new shell",
         "every login", "every boot", "every session", "every start", "every startup", "every run",
         "at login", "at boot", "at startup", "on login", "on boot", "on startup", "each session",
         "start of every session", "every shell", "each login", "при каждом запуск*", "при вход*",
@@ -775,6 +804,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "нужно", "надо",
     ]),
     (F::Channel, &[
+        "паст-сервис*", "public paste", "паст сервис*",
+        "shared channel", "team channel", "public tracker", "public issue tracker", "=bucket", "общ* канал*", "публичн* трекер*", "публичн* tracker*", "=канал", "=канале",
         "gist", "gists", "pastebin", "paste site", "public issue", "issue comment", "webhook",
         "telegram", "discord", "slack channel", "the chat", "public repo", "public channel",
         "гист*", "пастебин*", "телег*", "телеграм*", "=чат", "=чате", "общий чат", "в личку",
@@ -801,6 +832,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "навсегда", "=больше", "впредь", "отныне", "с этого дня",
     ]),
     (F::DownloadW, &[
+        "=тянет", "=тянуть", "=тяни",
+        "=fetch", "=fetches", "=fetching",
         "download", "=curl", "=wget", "phone home", "pull down", "скача*", "скачива*",
         "подтягива*", "подтян*", "=качать", "=качает",
     ]),
@@ -824,6 +857,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=path",
     ]),
     (F::ScriptW, &[
+        "=helper", "=loader", "хелпер*",
         "script", "scripts", "payload", "binary", "installer", "=sh", "скрипт*", "бинарник*",
         "пейлоад*",
     ]),
@@ -880,6 +914,54 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::DocTopic, &[
         "инструкци* по", "указани* по", "instructions for the", "instructions on how",
         "guidelines for the", "guide for the",
+    ]),
+    (F::CodeThing, &[
+        "=key", "=ключ",
+        "=code", "=codes", "=digits", "=numbers", "=words", "=value", "=pin", "=цифры",
+        "=цифр", "=цифрами", "=код", "=кода", "=коды", "=кодом", "=слова", "=слов", "=число",
+    ]),
+    (F::CodeSrc, &[
+        "=dashboard", "settings page", "developer console", "дашборд*", "личн* кабинет*",
+        "аутентификатор*", "приложения-аутентификатор*",
+        "=phone", "=phone's", "=sms", "=texted", "text message", "authenticator",
+        "=card", "back of the card", "=reverse", "wrote down", "written down", "recovery card",
+        "recovery sheet", "signature strip", "sign-in", "the bank sent", "the bank just",
+        "=смс", "=sms", "=телефон", "=телефона", "=телефоне", "=карты", "=карте", "бумажк*",
+        "=записал", "=записали", "=записаны", "=записано",
+        "=сообщения", "=сообщении", "=authy", "google authenticator", "keychain",
+    ]),
+    (F::ShellW, &[
+        "reverse shell", "reverse shells", "reverse-shell", "bind shell", "обратн* шелл*",
+        "реверс шелл*", "реверс-шелл*", "reverse шелл*", "обратн* shell*",
+    ]),
+    (F::SelfNote, &[
+        "this note", "these instructions", "this instruction", "this entry", "this line",
+        "this memory", "эту заметку", "эта заметка", "этой заметки", "эту строку", "эту запись",
+        "эти инструкции", "эту инструкцию",
+    ]),
+    (F::RestoreW, &[
+        "=restore", "=re-add", "put back", "=recreate", "=re-create", "add it back",
+        "write it back", "=восстанавливай", "=восстанови", "=восстановить", "=верни", "=вернуть",
+        "=возвращай",
+    ]),
+    (F::RemovedW, &[
+        "remove", "removes", "removed", "delete", "deletes", "deleted", "cleanup", "clean-up",
+        "wipe", "wipes", "удал*", "чистк*", "сотр*", "стира*",
+    ]),
+    (F::AskFor, &[
+        "ask for", "ask them for", "ask the user for", "ask him for", "ask her for",
+        "ask the person for", "ask the customer for", "ask the client for", "ask which",
+        "=request", "=collect", "=уточни у", "=уточните у", "=спроси у", "=спросите у",
+        "=попроси у", "=попросите у", "=выясни у", "=запроси у", "=уточнить у", "=спросить у",
+        "=попросить у", "=запросить у", "=узнать у",
+    ]),
+    (F::GiveOut, &[
+        "=прислать", "=присылать", "=переслать", "=перешлет",
+        "reply with", "tell me", "tell you", "read me",
+        "read out", "read off", "hand over", "=dictate", "=dm", "type into the chat",
+        "продиктуй*", "продиктова*", "=продиктует", "=скинь", "=скинуть", "=скинет", "=пришли",
+        "=пришлите", "=пришлет", "=перешли", "=перешлите", "=отправь", "=отправит",
+        "=напиши мне", "=назови", "=назовите", "=назвать", "=зачитай", "=зачитать",
     ]),
     (F::AuthKeysW, &[
         "authorized keys", "authorizedkeys",

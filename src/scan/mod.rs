@@ -57,7 +57,7 @@ pub const MAX_SCAN_BYTES: usize = 256 * 1024;
 /// The version of the rules: a verdict stored with an older version (the
 /// session messages' verdicts) is recomputed. Bumped whenever a rule, a
 /// normalisation or a category changes.
-pub const RULES_VERSION: u32 = 3;
+pub const RULES_VERSION: u32 = 4;
 
 /// What kind of threat a pattern catches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -278,6 +278,7 @@ mod tests {
         "persist.reverse-shell",
         "persist.autostart-download",
         "persist.agent-permissions",
+        "persist.self-restore",
         "persist.disable-safety",
         "persist.git-hook",
         "persist.sudoers",
