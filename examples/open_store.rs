@@ -50,16 +50,7 @@ fn without_cache(sidecar: &[u8]) -> Vec<u8> {
 
 fn main() {
     let conversations = locomo::load(&locomo::path());
-    let mut store = Vec::new();
-    let mut chars = 0;
-    for turn in conversations.iter().flat_map(|c| &c.turns) {
-        let add = turn.document.chars().count() + if store.is_empty() { 0 } else { 3 };
-        if chars + add > 119_900 {
-            break;
-        }
-        store.push(turn.document.clone());
-        chars += add;
-    }
+    let store = locomo::full_store(&conversations);
     let text = store.join("\n§\n");
     let config = Config::from_json(&serde_json::json!({
         "memory": {"recall": {"memory_char_limit": 120_000}}

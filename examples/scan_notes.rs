@@ -32,16 +32,7 @@ fn main() {
         .and_then(|r| r.parse().ok())
         .unwrap_or(5);
     let conversations = locomo::load(&locomo::path());
-    let mut store = Vec::new();
-    let mut chars = 0;
-    for turn in conversations.iter().flat_map(|c| &c.turns) {
-        let add = turn.document.chars().count() + if store.is_empty() { 0 } else { 3 };
-        if chars + add > 119_900 {
-            break;
-        }
-        store.push(turn.document.clone());
-        chars += add;
-    }
+    let store = locomo::full_store(&conversations);
     let sets = [
         ("full store (LoCoMo turns)", store),
         ("attack corpus", corpus("attacks.jsonl")),

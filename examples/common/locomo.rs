@@ -123,3 +123,19 @@ pub fn score(evidence: &[String], ranked: &[&str]) -> (f64, f64, f64) {
         .map_or(0.0, |p| 1.0 / (p + 1) as f64);
     (recall(5), recall(10), rr)
 }
+
+/// The first turns of `conversations` that fit a full 120,000-char store
+/// (entries joined by the three-char separator).
+pub fn full_store(conversations: &[Conversation]) -> Vec<String> {
+    let mut store = Vec::new();
+    let mut chars = 0;
+    for turn in conversations.iter().flat_map(|c| &c.turns) {
+        let add = turn.document.chars().count() + if store.is_empty() { 0 } else { 3 };
+        if chars + add > 119_900 {
+            break;
+        }
+        store.push(turn.document.clone());
+        chars += add;
+    }
+    store
+}

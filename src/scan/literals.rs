@@ -1097,35 +1097,8 @@ pub(super) fn find(text: &str, out: &mut Vec<CodeHit>) {
 /// with marks only inside a run of letters that also holds ASCII letters
 /// (so Russian stays Russian).
 fn lookalike(c: char, mixed: bool) -> Option<char> {
-    let small = match c {
-        'ᴀ' => 'a',
-        'ʙ' => 'b',
-        'ᴄ' => 'c',
-        'ᴅ' => 'd',
-        'ᴇ' => 'e',
-        'ꜰ' => 'f',
-        'ɢ' => 'g',
-        'ʜ' => 'h',
-        'ɪ' => 'i',
-        'ᴊ' => 'j',
-        'ᴋ' => 'k',
-        'ʟ' => 'l',
-        'ᴍ' => 'm',
-        'ɴ' => 'n',
-        'ᴏ' => 'o',
-        'ᴘ' => 'p',
-        'ǫ' => 'q',
-        'ʀ' => 'r',
-        'ꜱ' => 's',
-        'ᴛ' => 't',
-        'ᴜ' => 'u',
-        'ᴠ' => 'v',
-        'ᴡ' => 'w',
-        'ʏ' => 'y',
-        'ᴢ' => 'z',
-        _ => '\0',
-    };
-    if small != '\0' {
+    // `ǫ` stands in for the small capital q in generated "small caps".
+    if let Some(small) = super::skeleton::small_capital(c).or((c == 'ǫ').then_some('q')) {
         return Some(small);
     }
     if !mixed {

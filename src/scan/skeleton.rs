@@ -121,16 +121,10 @@ fn is_alnum(c: char) -> bool {
     }
 }
 
-/// Letterlike characters that compatibility decomposition leaves alone.
-fn letterlike(c: char) -> Option<char> {
-    let n = c as u32;
-    let abc = |base: u32| char::from_u32('a' as u32 + n - base);
+/// The ASCII letter a small capital imitates (no language writes with
+/// them, so they are read as letters everywhere).
+pub(super) fn small_capital(c: char) -> Option<char> {
     Some(match c {
-        '\u{1F1E6}'..='\u{1F1FF}' => return abc(0x1F1E6),
-        '\u{1F150}'..='\u{1F169}' => return abc(0x1F150),
-        '\u{1F170}'..='\u{1F189}' => return abc(0x1F170),
-        '\u{249C}'..='\u{24B5}' => return abc(0x249C),
-        // Small capitals.
         'ᴀ' => 'a',
         'ʙ' => 'b',
         'ᴄ' => 'c',
@@ -156,6 +150,22 @@ fn letterlike(c: char) -> Option<char> {
         'ᴡ' => 'w',
         'ʏ' => 'y',
         'ᴢ' => 'z',
+        _ => return None,
+    })
+}
+
+/// Letterlike characters that compatibility decomposition leaves alone.
+fn letterlike(c: char) -> Option<char> {
+    if let Some(l) = small_capital(c) {
+        return Some(l);
+    }
+    let n = c as u32;
+    let abc = |base: u32| char::from_u32('a' as u32 + n - base);
+    Some(match c {
+        '\u{1F1E6}'..='\u{1F1FF}' => return abc(0x1F1E6),
+        '\u{1F150}'..='\u{1F169}' => return abc(0x1F150),
+        '\u{1F170}'..='\u{1F189}' => return abc(0x1F170),
+        '\u{249C}'..='\u{24B5}' => return abc(0x249C),
         // Dotless and Latin-alpha forms, Armenian lookalikes.
         'ı' => 'i',
         'ȷ' => 'j',
