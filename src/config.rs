@@ -2,8 +2,10 @@
 //!
 //! The shape is `{memory: {memory_enabled, user_profile_enabled,
 //! memory_char_limit, user_char_limit, write_approval, recall: {enabled,
-//! memory_char_limit, user_char_limit, top_k, max_chars, hops}}}`. Every key
-//! is optional; unknown keys are an error that names them.
+//! memory_char_limit, user_char_limit, top_k, max_chars, hops}}, display:
+//! {memory_notifications}, auxiliary: {background_review: {provider, model,
+//! base_url, max_iterations, max_input_chars}}}`. Every key is optional;
+//! unknown keys are an error that names them.
 
 use serde::{Deserialize, Serialize};
 
@@ -16,6 +18,73 @@ use crate::store::Target;
 pub struct Config {
     /// The `memory:` section.
     pub memory: MemoryConfig,
+    /// The `display:` section.
+    pub display: DisplayConfig,
+    /// The `auxiliary:` section.
+    pub auxiliary: AuxiliaryConfig,
+}
+
+/// The `display:` section.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct DisplayConfig {
+    /// The line a write or a review announces in the chat.
+    pub memory_notifications: Notifications,
+}
+
+/// `display.memory_notifications`: how chatty the line announcing a memory
+/// write is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Notifications {
+    /// No line.
+    Off,
+    /// A generic line: `💾 Memory updated`.
+    #[default]
+    On,
+    /// A compact preview of what changed: `💾 Memory ➕ User prefers terse
+    /// replies`.
+    Verbose,
+}
+
+/// The `auxiliary:` section.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct AuxiliaryConfig {
+    /// The model the background review runs on, and its bounds.
+    pub background_review: ReviewConfig,
+}
+
+/// `auxiliary.background_review`: where the background review runs and how
+/// far it may go.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct ReviewConfig {
+    /// A known provider (`openai`, `openrouter`, `ollama`) naming a base
+    /// URL; the CLI's concern (JS hosts pass their own `llm`).
+    pub provider: Option<String>,
+    /// The model; `auto` (the default) is the main chat model, so the
+    /// review replays the whole transcript rather than a digest.
+    pub model: String,
+    /// An OpenAI-compatible base URL, instead of a provider's.
+    pub base_url: Option<String>,
+    /// The most model calls one review makes.
+    pub max_iterations: usize,
+    /// The most chars of messages one review sends in a call; the review
+    /// stops before a call that would send more.
+    pub max_input_chars: usize,
+}
+
+impl Default for ReviewConfig {
+    fn default() -> Self {
+        ReviewConfig {
+            provider: None,
+            model: "auto".into(),
+            base_url: None,
+            max_iterations: 8,
+            max_input_chars: 400_000,
+        }
+    }
 }
 
 /// The `memory:` section of the configuration.
@@ -31,8 +100,9 @@ pub struct MemoryConfig {
     pub memory_char_limit: usize,
     /// Verbatim budget of `USER.md` in chars.
     pub user_char_limit: usize,
-    /// Stage writes for approval instead of applying them (reserved for the
-    /// approval feature; must be `false` until it lands).
+    /// Stage every write for the user's approval instead of applying it.
+    /// The default; `setApproval` persists an override in the memory's
+    /// state that wins until changed.
     pub write_approval: bool,
     /// Note search settings.
     pub recall: RecallConfig,
@@ -152,10 +222,18 @@ impl Config {
                 ));
             }
         }
-        if m.write_approval {
+        let r = &self.auxiliary.background_review;
+        if r.max_iterations == 0 || r.max_iterations > 64 {
+            return bad("auxiliary.background_review.max_iterations must be from 1 to 64".into());
+        }
+        if r.max_input_chars < 1_000 || r.max_input_chars > MAX_LIMIT {
+            return bad(format!(
+                "auxiliary.background_review.max_input_chars must be from 1000 to {MAX_LIMIT}"
+            ));
+        }
+        if r.model.trim().is_empty() {
             return bad(
-                "memory.write_approval: true is not supported by this version of mnemo yet; \
-                 writes would be applied without approval, so it is refused"
+                "auxiliary.background_review.model must not be empty (auto = the main model)"
                     .into(),
             );
         }
@@ -232,7 +310,8 @@ mod tests {
             json!({"memory": {"memory_char_limit": 0}}),
             json!({"memory": {"memory_char_limit": "big"}}),
             json!({"memory": {"recall": {"memory_char_limit": 100}}}),
-            json!({"memory": {"write_approval": true}}),
+            json!({"display": {"memory_notifications": "loud"}}),
+            json!({"auxiliary": {"background_review": {"max_iterations": 0}}}),
             json!([1, 2]),
         ] {
             let e = Config::from_json(&bad).unwrap_err();

@@ -23,6 +23,18 @@ pub trait Classifier {
     fn score<'a>(&'a self, text: &'a str) -> Answer<'a, f64>;
 }
 
+/// A host's language model, for the background review: given OpenAI-style
+/// chat `messages` and `tools`, the assistant's answer as JSON (`{content,
+/// tool_calls?, usage?}`, or a whole chat-completions response). mnemo
+/// reads the answer strictly ([`crate::review::Reply::from_json`]); an
+/// error or nonsense stops the review with the reason, and the writes made
+/// before it stand.
+pub trait Llm {
+    /// Answers one request.
+    fn complete<'a>(&'a self, request: &'a crate::review::Request)
+        -> Answer<'a, serde_json::Value>;
+}
+
 /// The score from which a classifier's answer blocks a write.
 pub const CLASSIFIER_THRESHOLD: f64 = 0.5;
 

@@ -32,6 +32,7 @@
 #![deny(missing_docs)]
 
 pub mod api;
+pub mod approval;
 pub mod config;
 #[cfg(feature = "sqlite")]
 pub mod db;
@@ -40,8 +41,10 @@ pub mod graph;
 pub mod host;
 pub mod journey;
 pub mod memory;
+pub mod notify;
 pub mod prompt;
 pub mod recall;
+pub mod review;
 pub mod scan;
 pub mod search;
 pub mod sectors;

@@ -13,6 +13,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::api::{RememberOptions, SearchOptions};
+use crate::approval::{self, ApprovalStatus, Approved, NotApplied, Origin, Queue, Staged, Which};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind, Result};
 use crate::graph::Graph;
@@ -24,7 +25,9 @@ use crate::sidecar::{self, Cause, History, HistoryItem, Sidecar};
 use crate::storage::{Change, Storage};
 use crate::store::{usage_long, FileState, Store, Target, VerdictCache};
 use crate::text::Analyzer;
-use crate::tool::{self, Rejected, ToolCall, ToolRequest, ToolResult, MAX_FAILED_WRITES};
+use crate::tool::{self, Effect, Rejected, ToolCall, ToolRequest, ToolResult, MAX_FAILED_WRITES};
+
+mod staging;
 
 /// An open agent memory. See the module docs.
 #[derive(Debug)]
@@ -44,6 +47,12 @@ pub struct Memory<S: Storage> {
     graph: Option<Graph>,
     /// The host's prompt-injection classifier, when it lent one.
     classifier: Option<HostClassifier>,
+    /// The agent whose writes these are, when the host named one.
+    agent: Option<String>,
+    /// Staged writes and the approval override, as last read (an
+    /// unreadable queue blob is kept as its error: it is never overwritten).
+    queue: std::result::Result<Queue, Error>,
+    queue_raw: Option<Vec<u8>>,
 }
 
 /// A host's classifier, held by a memory.
@@ -66,6 +75,8 @@ pub struct Status {
     pub memory: StoreStatus,
     /// `USER.md`.
     pub user: StoreStatus,
+    /// Whether writes are staged for approval, why, and how many wait.
+    pub approval: ApprovalStatus,
 }
 
 /// What [`Status::sessions`] says in this build.
@@ -96,6 +107,16 @@ pub struct StoreStatus {
     pub damaged: Option<String>,
 }
 
+/// [`Status::approval`] of a memory whose queue cannot be read.
+fn unreadable_queue() -> ApprovalStatus {
+    ApprovalStatus {
+        enabled: true,
+        source: "unreadable",
+        pending: 0,
+        needs_review: 0,
+    }
+}
+
 /// The Markdown files of a memory, by file name (`MEMORY.md`, `USER.md`).
 pub type Files = BTreeMap<String, String>;
 
@@ -118,6 +139,9 @@ impl<S: Storage> Memory<S> {
             indexes: [None, None],
             graph: None,
             classifier: None,
+            agent: None,
+            queue: Queue::parse(None),
+            queue_raw: None,
         };
         memory.storage.lock().await?;
         let loaded = async {
@@ -187,34 +211,65 @@ impl<S: Storage> Memory<S> {
     /// has parsed the model's arguments). Never fails: every problem is a
     /// result with `success: false` and a code.
     pub async fn run(&mut self, request: ToolRequest) -> ToolResult {
+        self.run_as(request, Origin::Foreground, false).await
+    }
+
+    /// Runs a typed tool call that came from `origin`: applied, or staged
+    /// for the user's approval when approval is in force (`confirmed` marks
+    /// a fact the user confirmed, as `remember` does).
+    pub(crate) async fn run_as(
+        &mut self,
+        request: ToolRequest,
+        origin: Origin,
+        confirmed: bool,
+    ) -> ToolResult {
+        self.run_effects(request, origin, confirmed).await.0
+    }
+
+    /// [`Memory::run_as`], with what changed (or would change, when staged)
+    /// and the staged write's id.
+    pub(crate) async fn run_effects(
+        &mut self,
+        request: ToolRequest,
+        origin: Origin,
+        confirmed: bool,
+    ) -> (ToolResult, Vec<Effect>, Option<String>) {
         let call = match request {
             ToolRequest::Search(call) => {
                 let hits = self.search(&call.query, &call.options);
-                return ToolResult::found(hits, call.options.target());
+                return (
+                    ToolResult::found(hits, call.options.target()),
+                    Vec::new(),
+                    None,
+                );
             }
             ToolRequest::Write(call) => call,
         };
         let (blocked, skipped) = self.classify(&call).await;
-        let mut result = match blocked {
-            Some(rejected) => self.failed(rejected),
+        let (mut result, effects, id) = match blocked {
+            Some(rejected) => (self.failed(rejected), Vec::new(), None),
+            None if self.approval_on() => self.stage(&call, origin, confirmed).await,
             None => match self.write(&call).await {
                 Ok((applied, target)) => {
                     self.failed_writes = 0;
                     let store = &self.stores[target.index()];
-                    ToolResult::ok(
+                    let mut result = ToolResult::ok(
                         applied.message,
                         Some(target),
                         Some(store),
                         self.config.storage_limit(target),
-                    )
+                    );
+                    result.notification =
+                        crate::notify::saved(self.notifications(), &applied.effects);
+                    (result, applied.effects, None)
                 }
-                Err(rejected) => self.failed(rejected),
+                Err(rejected) => (self.failed(rejected), Vec::new(), None),
             },
         };
         if !skipped.is_empty() {
             result.skipped = Some(skipped);
         }
-        result
+        (result, effects, id)
     }
 
     /// Lends the memory a host's prompt-injection classifier (or takes it
@@ -267,7 +322,7 @@ impl<S: Storage> Memory<S> {
     /// The result of a tool call whose arguments a binding could not even
     /// decode (say, a JS string with a lone surrogate). It counts as a
     /// failed write, like any other.
-    pub fn reject(&mut self, error: Error) -> ToolResult {
+    pub fn refuse(&mut self, error: Error) -> ToolResult {
         self.failed(Rejected::from(error))
     }
 
@@ -308,7 +363,8 @@ impl<S: Storage> Memory<S> {
         self.refresh_unlocked().await?;
         let mut work = self.stores.clone();
         let applied = tool::apply(&mut work, call, &self.config)?;
-        self.commit(work, &applied.changed, false).await?;
+        self.commit(work, &applied.changed, false, Vec::new())
+            .await?;
         Ok(applied)
     }
 
@@ -320,9 +376,14 @@ impl<S: Storage> Memory<S> {
         mut work: [Store; 2],
         changed: &[Target],
         backup_all: bool,
+        extra: Vec<Change>,
     ) -> Result<()> {
         if changed.is_empty() {
-            return Ok(());
+            return if extra.is_empty() {
+                Ok(())
+            } else {
+                self.storage.commit(&extra).await
+            };
         }
         let names = self.storage.list().await?;
         let now = self.storage.now_ms();
@@ -407,6 +468,7 @@ impl<S: Storage> Memory<S> {
                 data: history.to_bytes(),
             });
         }
+        changes.extend(extra);
         self.storage.commit(&changes).await?;
         if state_changed {
             self.sidecar = state;
@@ -432,6 +494,11 @@ impl<S: Storage> Memory<S> {
     }
 
     async fn refresh_unlocked(&mut self) -> Result<()> {
+        let queue_bytes = self.storage.read(approval::BLOB).await?;
+        if queue_bytes != self.queue_raw {
+            self.queue = Queue::parse(queue_bytes.as_deref());
+            self.queue_raw = queue_bytes;
+        }
         // The sidecar first: it holds the verdicts the entries were given.
         let state_bytes = self.storage.read(sidecar::BLOB).await?;
         if state_bytes != self.sidecar_raw || self.sidecar_raw.is_none() {
@@ -534,11 +601,13 @@ impl<S: Storage> Memory<S> {
                     operations: vec![op],
                     batch: false,
                 };
-                self.run(ToolRequest::Write(call)).await
+                self.run_as(ToolRequest::Write(call), Origin::Foreground, true)
+                    .await
             }
             Err(e) => self.failed(Rejected::from(e)),
         };
-        if !result.success {
+        // A staged fact is confirmed when it is approved.
+        if !result.success || result.staged == Some(true) {
             return result;
         }
         let Ok(content) = crate::store::clean_content("content", fact) else {
@@ -568,7 +637,7 @@ impl<S: Storage> Memory<S> {
         .await;
         match confirmed {
             Ok(()) => result,
-            Err(e) => self.reject(e),
+            Err(e) => self.refuse(e),
         }
     }
 
@@ -758,6 +827,7 @@ impl<S: Storage> Memory<S> {
             sessions: SESSIONS.to_string(),
             memory: store_status(Target::Memory),
             user: store_status(Target::User),
+            approval: self.approval_status(),
         }
     }
 
@@ -858,7 +928,7 @@ impl<S: Storage> Memory<S> {
                 work[target.index()] = store;
                 changed.push(target);
             }
-            self.commit(work, &changed, true).await
+            self.commit(work, &changed, true, Vec::new()).await
         }
         .await;
         let unlocked = self.storage.unlock().await;

@@ -223,6 +223,8 @@ pub enum Cause {
     Remove,
     /// An import replaced the whole store.
     Import,
+    /// A staged write the user rejected (its id is the staged write's).
+    Rejected,
 }
 
 /// One superseded entry text.

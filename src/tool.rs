@@ -41,7 +41,8 @@ impl Action {
     /// action of the tool; it does not write).
     pub const NAMES: [&'static str; 3] = ["add", "replace", "remove"];
 
-    fn from_name(name: &str) -> Option<Action> {
+    /// The action named `name` in the schema.
+    pub fn from_name(name: &str) -> Option<Action> {
         match name {
             "add" => Some(Action::Add),
             "replace" => Some(Action::Replace),
@@ -50,7 +51,8 @@ impl Action {
         }
     }
 
-    fn name(self) -> &'static str {
+    /// The action's name in the schema.
+    pub fn name(self) -> &'static str {
         match self {
             Action::Add => "add",
             Action::Replace => "replace",
@@ -425,6 +427,19 @@ pub struct Applied {
     pub message: String,
     /// Stores whose entries changed (to be persisted).
     pub changed: Vec<Target>,
+    /// What changed, operation by operation (none for a duplicate).
+    pub effects: Vec<Effect>,
+}
+
+/// One change a write made to a store, for the notification line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// An entry was added.
+    Added(Target, String),
+    /// An entry's text was replaced: the old and the new text.
+    Replaced(Target, String, String),
+    /// An entry was removed: its text.
+    Removed(Target, String),
 }
 
 /// A failed [`apply`]: the error and, for a full store, what the model needs
@@ -453,6 +468,7 @@ pub fn apply(
     let mut work = stores.clone();
     let mut messages = Vec::new();
     let mut changed = Vec::new();
+    let mut effects = Vec::new();
     for (i, op) in call.operations.iter().enumerate() {
         let store = &mut work[op.target.index()];
         let limit = config.storage_limit(op.target);
@@ -479,6 +495,7 @@ pub fn apply(
         if outcome.changed && !changed.contains(&op.target) {
             changed.push(op.target);
         }
+        effects.extend(outcome.effect);
         messages.push(outcome.message);
     }
     for &target in &changed {
@@ -508,7 +525,11 @@ pub fn apply(
         messages.pop().unwrap_or_default()
     };
     *stores = work;
-    Ok(Applied { message, changed })
+    Ok(Applied {
+        message,
+        changed,
+        effects,
+    })
 }
 
 fn check_writable(stores: &[Store; 2], target: Target, config: &Config) -> Result<(), Rejected> {
@@ -550,6 +571,7 @@ fn check_writable(stores: &[Store; 2], target: Target, config: &Config) -> Resul
 struct OneOutcome {
     message: String,
     changed: bool,
+    effect: Option<Effect>,
 }
 
 fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutcome> {
@@ -578,12 +600,14 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
                 return Ok(OneOutcome {
                     message: "Entry already exists; no duplicate added.".into(),
                     changed: false,
+                    effect: None,
                 });
             }
-            store.push(content);
+            store.push(content.clone());
             Ok(OneOutcome {
                 message: "Entry added.".into(),
                 changed: true,
+                effect: Some(Effect::Added(op.target, content)),
             })
         }
         Action::Replace => {
@@ -595,8 +619,10 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
                 return Ok(OneOutcome {
                     message: "Entry already has this content; nothing changed.".into(),
                     changed: false,
+                    effect: None,
                 });
             }
+            let old = store.entries()[index].clone();
             if store.contains_entry(&content) {
                 store.remove(index);
                 return Ok(OneOutcome {
@@ -604,20 +630,24 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
                               removed and no duplicate added."
                         .into(),
                     changed: true,
+                    effect: Some(Effect::Removed(op.target, old)),
                 });
             }
-            store.set(index, content);
+            store.set(index, content.clone());
             Ok(OneOutcome {
                 message: "Entry replaced.".into(),
                 changed: true,
+                effect: Some(Effect::Replaced(op.target, old, content)),
             })
         }
         Action::Remove => {
             let index = locate(store, op)?;
+            let old = store.entries()[index].clone();
             store.remove(index);
             Ok(OneOutcome {
                 message: "Entry removed.".into(),
                 changed: true,
+                effect: Some(Effect::Removed(op.target, old)),
             })
         }
     }
@@ -757,6 +787,17 @@ pub struct ToolResult {
     /// that failed); the scanner's rules still judged it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub skipped: Option<Vec<String>>,
+    /// `true` when the write was staged for the user's approval instead of
+    /// applied: it is not in memory (yet), and is not an error.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub staged: Option<bool>,
+    /// The staged write's id, for the user's `approve`/`reject`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pending_id: Option<String>,
+    /// The chat line announcing the write
+    /// (`display.memory_notifications`), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub notification: Option<String>,
 }
 
 impl ToolResult {
@@ -774,6 +815,26 @@ impl ToolResult {
             done: None,
             results: None,
             skipped: None,
+            staged: None,
+            pending_id: None,
+            notification: None,
+        }
+    }
+
+    /// A write staged for the user's approval as `id`.
+    pub fn staged(id: &str, target: Option<Target>, store: Option<&Store>, limit: usize) -> Self {
+        ToolResult {
+            message: Some(format!(
+                "Staged for the user's approval as {id}: it is not saved yet and will not be in \
+                 memory unless the user approves it. Do not retry it; tell the user it awaits \
+                 their approval if it matters now."
+            )),
+            target,
+            usage: store.map(|s| usage_long(s.chars(), limit)),
+            entry_count: store.map(|s| s.entries().len()),
+            staged: Some(true),
+            pending_id: Some(id.to_string()),
+            ..ToolResult::bare(true)
         }
     }
 

@@ -235,16 +235,16 @@ impl GuestMemory for WitMemory {
             Ok(request) => run_ready(memory.run(request)),
             // A bad search is not a failed write (see `Memory::tool`).
             Err(e) if search => Ok(crate::ToolResult::failed(e.into(), None, 0)),
-            Err(e) => Ok(memory.reject(e)),
+            Err(e) => Ok(memory.refuse(e)),
         };
-        result_out(result.unwrap_or_else(|e| memory.reject(e)))
+        result_out(result.unwrap_or_else(|e| memory.refuse(e)))
     }
 
     fn tool_json(&self, args: String) -> String {
         let mut memory = self.inner.borrow_mut();
         let result = match serde_json::from_str::<Value>(&args) {
-            Ok(value) => run_ready(memory.tool(&value)).unwrap_or_else(|e| memory.reject(e)),
-            Err(e) => memory.reject(CoreError::new(
+            Ok(value) => run_ready(memory.tool(&value)).unwrap_or_else(|e| memory.refuse(e)),
+            Err(e) => memory.refuse(CoreError::new(
                 ErrorKind::InvalidInput,
                 format!("the tool arguments are not valid JSON ({e})"),
             )),
@@ -331,7 +331,7 @@ impl GuestMemory for WitMemory {
         let mut memory = self.inner.borrow_mut();
         let options = RememberOptions::new(target.map(target_in));
         let result = run_ready(memory.remember(&fact, options));
-        result_out(result.unwrap_or_else(|e| memory.reject(e)))
+        result_out(result.unwrap_or_else(|e| memory.refuse(e)))
     }
 }
 

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+mod approval;
+pub use approval::*;
 #[cfg(feature = "sqlite")]
 mod sessions;
 #[cfg(feature = "sqlite")]
@@ -61,6 +63,16 @@ macro_rules! behaviour_suite {
             sectors_follow_tags_links_and_the_rules
             journey_dates_survive_other_entries_and_edits
             history_keeps_every_superseded_text
+            approval_stages_every_write_and_no_read_sees_it
+            a_blocked_or_invalid_write_is_refused_never_staged
+            staged_writes_survive_a_restart_and_apply_when_approved
+            an_approval_that_no_longer_applies_stays_for_review
+            edit_before_approve_and_reject_all
+            the_approval_override_is_kept_in_the_memory
+            notifications_follow_the_configured_mode
+            the_review_applies_the_models_tool_calls
+            the_review_stops_on_errors_bounds_and_cancel
+            the_review_on_another_model_sends_a_digest_and_stages_under_approval
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]

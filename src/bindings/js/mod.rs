@@ -295,7 +295,7 @@ impl JsMemory {
         with_open(&self.inner, async move |memory| {
             let result = match decoded {
                 Ok(args) => memory.tool(&args).await,
-                Err(e) => memory.reject(e),
+                Err(e) => memory.refuse(e),
             };
             from_serde(&result)
         })
@@ -432,7 +432,7 @@ impl JsMemory {
             let options = options.map_err(throw)?;
             let result = match fact {
                 Ok(fact) => memory.remember(&fact, options).await,
-                Err(e) => memory.reject(e),
+                Err(e) => memory.refuse(e),
             };
             from_serde(&result)
         })

@@ -21,8 +21,8 @@ pub fn tool(paths: &Paths, json: String) -> Result<ExitCode> {
     // Whatever goes wrong, answer like the tool does, so a harness always
     // gets a result.
     let result = match serde_json::from_str::<Value>(&text) {
-        Ok(args) => run_ready(memory.tool(&args)).unwrap_or_else(|e| memory.reject(e)),
-        Err(e) => memory.reject(Error::new(
+        Ok(args) => run_ready(memory.tool(&args)).unwrap_or_else(|e| memory.refuse(e)),
+        Err(e) => memory.refuse(Error::new(
             ErrorKind::InvalidInput,
             format!(
                 "the tool arguments are not valid JSON ({e}); expected an object like \
