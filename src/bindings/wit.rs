@@ -13,17 +13,26 @@ use crate::storage::{run_ready, Storage};
 use crate::store::Target as CoreTarget;
 use crate::tool::{Action as CoreAction, Operation as CoreOperation, ToolCall as CoreToolCall};
 
+#[cfg(not(feature = "component-review"))]
 wit_bindgen::generate!({
     path: "wit",
     world: "mnemo",
 });
 
+// The second world: the same API, and the review over the host's model.
+#[cfg(feature = "component-review")]
+wit_bindgen::generate!({
+    path: "wit",
+    world: "mnemo-review",
+});
+
 use exports::mnemo::memory::api::{Guest, GuestMemory, Memory as MemoryHandle};
 use mnemo::memory::host_storage;
 use mnemo::memory::types::{
-    Action, Error, ErrorCode, HistoryCause, HistoryItem, Journey, JourneyNode, MarkdownFiles,
-    Operation, ScanFinding, ScanVerdict, SearchHit, Sector, SectorEntry, SectorsReport,
-    SectorsSummary, Status, StoreStatus, Target, TitleCollision, ToolCall, ToolResult,
+    Action, ApprovalStatus, ApproveReport, Error, ErrorCode, HistoryCause, HistoryItem, Journey,
+    JourneyNode, MarkdownFiles, NotApplied, Operation, Origin, RejectReport, ScanFinding,
+    ScanVerdict, SearchHit, Sector, SectorEntry, SectorsReport, SectorsSummary, StagedOp,
+    StagedState, StagedWrite, Status, StoreStatus, Target, TitleCollision, ToolCall, ToolResult,
 };
 
 /// The host's storage, through the `host-storage` import.
@@ -189,6 +198,54 @@ fn result_out(r: crate::ToolResult) -> ToolResult {
         done: r.done,
         results: r.results.map(hits_out),
         skipped: r.skipped,
+        staged: r.staged,
+        pending_id: r.pending_id,
+        notification: r.notification,
+    }
+}
+
+fn approval_out(a: crate::approval::ApprovalStatus) -> ApprovalStatus {
+    ApprovalStatus {
+        enabled: a.enabled,
+        source: a.source.to_string(),
+        pending: count(a.pending),
+        needs_review: count(a.needs_review),
+    }
+}
+
+fn staged_out(s: crate::approval::Staged) -> StagedWrite {
+    use crate::approval::{Origin as O, State};
+    StagedWrite {
+        id: s.id,
+        origin: match s.origin {
+            O::Foreground => Origin::Foreground,
+            O::Review => Origin::Review,
+            O::Curation => Origin::Curation,
+            O::Import => Origin::Import,
+        },
+        agent: s.agent,
+        created: s.created,
+        summary: s.summary,
+        operations: s
+            .operations
+            .into_iter()
+            .map(|op| StagedOp {
+                action: match op.action.as_str() {
+                    "replace" => Action::Replace,
+                    "remove" => Action::Remove,
+                    _ => Action::Add,
+                },
+                target: target_out(op.target),
+                content: op.content,
+                old_text: op.old_text,
+            })
+            .collect(),
+        batch: s.batch,
+        state: match s.state {
+            State::Pending => StagedState::Pending,
+            State::NeedsReview => StagedState::NeedsReview,
+        },
+        reason: s.reason,
     }
 }
 
@@ -208,6 +265,7 @@ fn status_out(s: crate::Status) -> Status {
         sessions: s.sessions,
         memory: store(s.memory),
         user: store(s.user),
+        approval: approval_out(s.approval),
     }
 }
 
@@ -333,6 +391,97 @@ impl GuestMemory for WitMemory {
         let result = run_ready(memory.remember(&fact, options));
         result_out(result.unwrap_or_else(|e| memory.refuse(e)))
     }
+
+    fn set_agent(&self, agent: Option<String>) -> Result<(), Error> {
+        self.inner
+            .borrow_mut()
+            .set_agent(agent.as_deref())
+            .map_err(error)
+    }
+
+    fn pending(&self) -> Result<Vec<StagedWrite>, Error> {
+        let items = run(self.inner.borrow_mut().pending()).map_err(error)?;
+        Ok(items.into_iter().map(staged_out).collect())
+    }
+
+    fn approve(&self, id: String, content: Option<String>) -> Result<ApproveReport, Error> {
+        let which = crate::approval::Which::parse(&id).map_err(error)?;
+        let mut memory = self.inner.borrow_mut();
+        let r = run(memory.approve(&which, content.as_deref())).map_err(error)?;
+        Ok(ApproveReport {
+            applied: r.applied,
+            failed: r
+                .failed
+                .into_iter()
+                .map(|f| NotApplied {
+                    id: f.id,
+                    reason: f.reason,
+                    code: code(f.code),
+                })
+                .collect(),
+            messages: r.messages,
+            notification: r.notification,
+            pending: count(r.pending),
+        })
+    }
+
+    fn reject(&self, id: String) -> Result<RejectReport, Error> {
+        let which = crate::approval::Which::parse(&id).map_err(error)?;
+        let r = run(self.inner.borrow_mut().reject(&which)).map_err(error)?;
+        Ok(RejectReport {
+            rejected: r.rejected,
+            pending: count(r.pending),
+        })
+    }
+
+    fn set_approval(&self, on: bool) -> Result<ApprovalStatus, Error> {
+        let status = run(self.inner.borrow_mut().set_approval(on)).map_err(error)?;
+        Ok(approval_out(status))
+    }
+}
+
+/// The host's model, through the `host-llm` import.
+#[cfg(feature = "component-review")]
+struct HostLlm;
+
+#[cfg(feature = "component-review")]
+impl crate::host::Llm for HostLlm {
+    fn complete<'a>(
+        &'a self,
+        request: &'a crate::review::Request,
+    ) -> crate::host::Answer<'a, Value> {
+        Box::pin(async move {
+            let body = serde_json::to_string(request).unwrap_or_default();
+            let answer = mnemo::memory::host_llm::complete(&body).map_err(|e| {
+                CoreError::new(ErrorKind::Storage, format!("the host's llm failed: {e}"))
+            })?;
+            serde_json::from_str(&answer).map_err(|e| {
+                CoreError::input(format!(
+                    "the host's llm answered something that is not JSON ({e})"
+                ))
+            })
+        })
+    }
+}
+
+#[cfg(feature = "component-review")]
+impl exports::mnemo::memory::review::Guest for Component {
+    fn run(
+        memory: exports::mnemo::memory::api::MemoryBorrow<'_>,
+        options: String,
+    ) -> Result<String, Error> {
+        let options: Value = serde_json::from_str(&options).map_err(|e| {
+            error(CoreError::input(format!(
+                "the review options are not valid JSON ({e})"
+            )))
+        })?;
+        let options = crate::review::ReviewOptions::from_json(&options).map_err(error)?;
+        let memory = memory.get::<WitMemory>();
+        let mut inner = memory.inner.borrow_mut();
+        let cancelled = || mnemo::memory::host_llm::cancelled();
+        let report = run(inner.review(&options, &HostLlm, &cancelled)).map_err(error)?;
+        Ok(serde_json::to_string(&report).unwrap_or_default())
+    }
 }
 
 fn sectors_out(r: crate::sectors::Report) -> SectorsReport {
@@ -413,6 +562,7 @@ fn history_out(h: crate::sidecar::HistoryItem) -> HistoryItem {
             Cause::Replace => HistoryCause::Replace,
             Cause::Remove => HistoryCause::Remove,
             Cause::Import => HistoryCause::Import,
+            Cause::Rejected => HistoryCause::Rejected,
         },
         confirmed: h.confirmed,
     }

@@ -109,3 +109,90 @@ test("every shared option answers as in the other surfaces (tests/fixtures/optio
   assert.equal(r.code, "invalid-input");
   assert.equal(memory.tool({ tag: "search", val: { query: "port" } }).results.length, 10);
 });
+
+// The second world: the same API, plus the host's model for the review.
+async function openReview(blobs, config, answers, cancelAfter = Infinity) {
+  const reviewOut = join(out, "review-js");
+  const { instantiate: instantiateReview } = await import(join(reviewOut, "mnemo.js"));
+  const requests = [];
+  let asked = 0;
+  const host = {
+    read: (name) => blobs.get(name),
+    write: (name, data) => void blobs.set(name, Uint8Array.from(data)),
+    delete: (name) => void blobs.delete(name),
+    names: () => [...blobs.keys()],
+    now: () => BigInt(Date.now()),
+  };
+  const llm = {
+    complete(request) {
+      requests.push(JSON.parse(request));
+      const next = answers.shift();
+      if (next instanceof Error) throw next.message;
+      return JSON.stringify(next ?? { content: "Nothing more." });
+    },
+    cancelled: () => ++asked > cancelAfter,
+  };
+  const exports = await instantiateReview((path) => readFile(join(reviewOut, path)).then(WebAssembly.compile), {
+    "mnemo:memory/host-storage": host,
+    "mnemo:memory/host-llm": llm,
+    "mnemo:memory/types": {},
+  });
+  const api = exports.api ?? exports["mnemo:memory/api@0.1.0"];
+  const review = exports.review ?? exports["mnemo:memory/review@0.1.0"];
+  return { api, review, requests, memory: api.Memory.open(config) };
+}
+
+const transcript = JSON.stringify({
+  transcript: [
+    { role: "user", content: "I always want answers in British English." },
+    { role: "assistant", content: "Noted." },
+  ],
+});
+const saveCall = (content) => ({
+  content: null,
+  tool_calls: [{ id: "c1", type: "function", function: { name: "memory", arguments: JSON.stringify({ action: "add", target: "user", content }) } }],
+  usage: { input_tokens: 10, output_tokens: 3 },
+});
+
+test("the review world runs the background review through the host's model", async () => {
+  const blobs = new Map();
+  const { review, memory, requests } = await openReview(blobs, undefined, [saveCall("Writes in British English")]);
+  const report = JSON.parse(review.run(memory, transcript));
+  assert.equal(report.stopped, "done");
+  assert.equal(report.actions.length, 1);
+  assert.equal(report.notification, "💾 User profile updated");
+  assert.equal(report.usage.input_tokens, 10);
+  assert.equal(text(blobs.get("USER.md")), "Writes in British English");
+  assert.equal(requests[0].tools[0].function.name, "memory");
+  // A host error stops it with the reason; a cancel stops it between steps.
+  const failing = await openReview(new Map(), undefined, [new Error("model unavailable")]);
+  const failed = JSON.parse(failing.review.run(failing.memory, transcript));
+  assert.equal(failed.stopped, "error");
+  assert.match(failed.error, /model unavailable/);
+  const cancelled = await openReview(new Map(), undefined, [saveCall("x")], 0);
+  assert.equal(JSON.parse(cancelled.review.run(cancelled.memory, transcript)).stopped, "cancelled");
+  assert.equal(cancelled.requests.length, 0);
+  assert.throws(() => review.run(memory, "{nope"), (e) => e.payload.code === "invalid-input");
+});
+
+test("approval through the component: staged, pending, approved, rejected", async () => {
+  const blobs = new Map();
+  const { review, memory } = await openReview(blobs, JSON.stringify({ memory: { write_approval: true } }), [saveCall("Likes dark mode")]);
+  const report = JSON.parse(review.run(memory, transcript));
+  assert.deepEqual(report.staged, ["p1"]);
+  assert.equal(blobs.get("USER.md"), undefined);
+  const staged = memory.tool(write("add", "memory", "Deploys on Fridays"));
+  assert.equal(staged.staged, true);
+  assert.equal(staged.pendingId, "p2");
+  const pending = memory.pending();
+  assert.deepEqual(pending.map((p) => [p.id, p.origin, p.state]), [["p1", "review", "pending"], ["p2", "foreground", "pending"]]);
+  assert.equal(memory.status().approval.pending, 2);
+  const approved = memory.approve("p1", "Likes dark mode everywhere");
+  assert.deepEqual(approved.applied, ["p1"]);
+  assert.equal(text(blobs.get("USER.md")), "Likes dark mode everywhere");
+  assert.deepEqual(memory.reject("all").rejected, ["p2"]);
+  assert.equal(memory.history()[0].cause, "rejected");
+  assert.equal(memory.setApproval(false).source, "override");
+  assert.equal(memory.tool(write("add", "memory", "Now direct")).staged, undefined);
+  assert.throws(() => memory.approve("p9"), (e) => e.payload.code === "no-match");
+});
