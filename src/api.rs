@@ -80,6 +80,28 @@ pub mod rule {
         Ok((!s.trim().is_empty()).then_some(s))
     }
 
+    /// A JSON importance: a number from 0.0 to 1.0.
+    pub fn importance(key: &str, value: &Value) -> Result<f64> {
+        match value {
+            Value::Number(n) => crate::meta::importance(key, n.as_f64().unwrap_or(f64::NAN)),
+            _ => Err(Error::input(format!(
+                "{key} must be a number from 0.0 to 1.0"
+            ))),
+        }
+    }
+
+    /// A JSON category name (`general` or blank: none).
+    pub fn category(key: &str, value: &Value) -> Result<Option<crate::meta::Category>> {
+        crate::meta::Category::parse(&string(key, value)?)
+    }
+
+    /// A JSON boolean.
+    pub fn boolean(key: &str, value: &Value) -> Result<bool> {
+        value
+            .as_bool()
+            .ok_or_else(|| Error::input(format!("{key} must be true or false")))
+    }
+
     /// A time in ms since the Unix epoch (a non-negative integer).
     pub fn time(key: &str, value: &Value) -> Result<i64> {
         value
@@ -178,6 +200,116 @@ impl Default for SearchOptions {
     }
 }
 
+/// Options of `recall`: how many results, the score threshold, the
+/// importance range and category filters, and whether to explain scores.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecallOptions {
+    /// Only this store.
+    pub target: Option<Target>,
+    /// At most this many results (1 to 1000, default 10).
+    pub limit: usize,
+    /// Only results whose adjusted score reaches this (0 to 1; default 0).
+    pub score_threshold: f64,
+    /// Only entries at least this important.
+    pub min_importance: f64,
+    /// Only entries at most this important.
+    pub max_importance: f64,
+    /// Only this category (`general`: entries without one).
+    pub category: Option<Option<crate::meta::Category>>,
+    /// Each result carries every part of its score.
+    pub explain: bool,
+}
+
+impl Default for RecallOptions {
+    fn default() -> Self {
+        RecallOptions {
+            target: None,
+            limit: SearchOptions::DEFAULT_LIMIT,
+            score_threshold: 0.0,
+            min_importance: 0.0,
+            max_importance: 1.0,
+            category: None,
+            explain: false,
+        }
+    }
+}
+
+impl RecallOptions {
+    const FIELDS: [&'static str; 8] = [
+        "target",
+        "limit",
+        "scoreThreshold",
+        "score_threshold",
+        "minImportance",
+        "maxImportance",
+        "category",
+        "explain",
+    ];
+
+    /// Options from `{target?, limit?, scoreThreshold?, minImportance?,
+    /// maxImportance?, category?, explain?}` (snake_case accepted too for
+    /// the threshold).
+    pub fn from_json(value: &Value) -> Result<RecallOptions> {
+        let mut o = RecallOptions::default();
+        let value = match value {
+            Value::Object(map) => {
+                let mut map = map.clone();
+                for (camel, snake) in [
+                    ("minImportance", "min_importance"),
+                    ("maxImportance", "max_importance"),
+                ] {
+                    if let Some(v) = map.remove(snake) {
+                        map.insert(camel.to_string(), v);
+                    }
+                }
+                Value::Object(map)
+            }
+            other => other.clone(),
+        };
+        for (key, v) in fields(&value, "recall options", &Self::FIELDS)? {
+            match key.as_str() {
+                "target" => o.target = Some(rule::target(&v)?),
+                "limit" => {
+                    o.limit = rule::int("limit", &v, 1, SearchOptions::MAX_LIMIT as u64)? as usize
+                }
+                "scoreThreshold" | "score_threshold" => {
+                    o.score_threshold = rule::importance("scoreThreshold", &v)?
+                }
+                "minImportance" => o.min_importance = rule::importance("minImportance", &v)?,
+                "maxImportance" => o.max_importance = rule::importance("maxImportance", &v)?,
+                "category" => o.category = Some(rule::category("category", &v)?),
+                _ => o.explain = rule::boolean("explain", &v)?,
+            }
+        }
+        o.check()?;
+        Ok(o)
+    }
+
+    /// Checks the options given as typed values.
+    pub fn check(&self) -> Result<()> {
+        rule::int_in(
+            "limit",
+            self.limit as u64,
+            1,
+            SearchOptions::MAX_LIMIT as u64,
+        )?;
+        for (key, v) in [
+            ("scoreThreshold", self.score_threshold),
+            ("minImportance", self.min_importance),
+            ("maxImportance", self.max_importance),
+        ] {
+            crate::meta::importance(key, v)?;
+        }
+        if self.min_importance > self.max_importance {
+            return Err(Error::input(format!(
+                "minImportance ({}) is above maxImportance ({})",
+                self.min_importance, self.max_importance
+            )));
+        }
+        Ok(())
+    }
+}
+
 /// Options of the sectors report: one sector, and how many entries each
 /// sector lists (the rest are counted).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -238,10 +370,15 @@ impl Default for SectorsOptions {
 }
 
 /// Options of `remember`: the store a confirmed fact goes to (default the
-/// user profile). Search options such as `limit` are refused.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// user profile), and the importance and category it gets. Search options
+/// such as `limit` are refused.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct RememberOptions {
     target: Target,
+    /// The fact's importance (default 0.5).
+    pub importance: Option<f64>,
+    /// The fact's category (default General).
+    pub category: Option<crate::meta::Category>,
 }
 
 impl RememberOptions {
@@ -249,16 +386,26 @@ impl RememberOptions {
     pub fn new(target: Option<Target>) -> RememberOptions {
         RememberOptions {
             target: target.unwrap_or(Target::User),
+            importance: None,
+            category: None,
         }
     }
 
-    /// Options from `{target?}`.
+    /// Options from `{target?, importance?, category?}`.
     pub fn from_json(value: &Value) -> Result<RememberOptions> {
-        let mut target = None;
-        for (_, v) in fields(value, "remember options", &["target"])? {
-            target = Some(rule::target(&v)?);
+        let mut options = RememberOptions::new(None);
+        for (key, v) in fields(
+            value,
+            "remember options",
+            &["target", "importance", "category"],
+        )? {
+            match key.as_str() {
+                "target" => options.target = rule::target(&v)?,
+                "importance" => options.importance = Some(rule::importance("importance", &v)?),
+                _ => options.category = rule::category("category", &v)?,
+            }
         }
-        Ok(RememberOptions::new(target))
+        Ok(options)
     }
 
     /// The store.

@@ -62,7 +62,7 @@ pub enum State {
 }
 
 /// One operation of a staged write, exactly as it will be applied.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StagedOp {
     /// `add`, `replace` or `remove`.
     pub action: String,
@@ -74,6 +74,12 @@ pub struct StagedOp {
     /// The substring naming the entry (replace, remove).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub old_text: Option<String>,
+    /// The importance the write gives its entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub importance: Option<f64>,
+    /// The category the write gives its entry.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<crate::meta::Category>,
 }
 
 impl StagedOp {
@@ -84,6 +90,8 @@ impl StagedOp {
             target: op.target,
             content: op.content.clone(),
             old_text: op.old_text.clone(),
+            importance: op.importance,
+            category: op.category,
         }
     }
 
@@ -91,18 +99,21 @@ impl StagedOp {
     pub fn operation(&self) -> Result<Operation> {
         let action = Action::from_name(&self.action)
             .ok_or_else(|| Error::input(format!("staged action {:?} is unknown", self.action)))?;
-        Operation::new(
+        let mut op = Operation::new(
             action,
             self.target,
             self.content.as_deref(),
             self.old_text.as_deref(),
             "",
-        )
+        )?;
+        op.importance = self.importance;
+        op.category = self.category;
+        Ok(op)
     }
 }
 
 /// A staged write: a durable record in the queue.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Staged {
     /// Short id, unique within the memory (`p1`, `p2`, …; never reused).
     pub id: String,
@@ -169,7 +180,7 @@ impl Staged {
 }
 
 /// The queue blob: staged writes and the approval override.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Queue {
     /// Format version.
     pub version: u32,
@@ -344,6 +355,8 @@ mod tests {
             target: Target::Memory,
             content: Some(text.into()),
             old_text: None,
+            importance: None,
+            category: None,
         }
     }
 

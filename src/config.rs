@@ -125,6 +125,9 @@ pub struct RecallConfig {
     pub max_chars: usize,
     /// Steps followed along `[[wikilinks]]`.
     pub hops: usize,
+    /// Days over which the temporal decay of a score halves its distance
+    /// to the floor of 0.7.
+    pub decay_half_life_days: u32,
 }
 
 impl Default for MemoryConfig {
@@ -149,6 +152,7 @@ impl Default for RecallConfig {
             top_k: 6,
             max_chars: 2_000,
             hops: 1,
+            decay_half_life_days: 90,
         }
     }
 }
@@ -204,6 +208,9 @@ impl Config {
             if value > MAX_LIMIT {
                 return bad(format!("{key} must be at most {MAX_LIMIT}"));
             }
+        }
+        if m.recall.decay_half_life_days == 0 || m.recall.decay_half_life_days > 36_500 {
+            return bad("memory.recall.decay_half_life_days must be from 1 to 36500".into());
         }
         if m.recall.hops > 8 {
             return bad("memory.recall.hops must be at most 8".into());

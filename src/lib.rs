@@ -41,6 +41,7 @@ pub mod graph;
 pub mod host;
 pub mod journey;
 pub mod memory;
+pub mod meta;
 pub mod notify;
 pub mod prompt;
 pub mod recall;

@@ -27,6 +27,7 @@ use crate::store::{usage_long, FileState, Store, Target, VerdictCache};
 use crate::text::Analyzer;
 use crate::tool::{self, Effect, Rejected, ToolCall, ToolRequest, ToolResult, MAX_FAILED_WRITES};
 
+mod entries;
 mod staging;
 
 /// An open agent memory. See the module docs.
@@ -53,6 +54,10 @@ pub struct Memory<S: Storage> {
     /// unreadable queue blob is kept as its error: it is never overwritten).
     queue: std::result::Result<Queue, Error>,
     queue_raw: Option<Vec<u8>>,
+    /// Hits not yet counted in the sidecar: (store, entry id, time). They
+    /// are written with the next write or session start, never one write
+    /// per read.
+    access: Vec<(Target, String, u64)>,
 }
 
 /// A host's classifier, held by a memory.
@@ -142,6 +147,7 @@ impl<S: Storage> Memory<S> {
             agent: None,
             queue: Queue::parse(None),
             queue_raw: None,
+            access: Vec::new(),
         };
         memory.storage.lock().await?;
         let loaded = async {
@@ -183,6 +189,7 @@ impl<S: Storage> Memory<S> {
     /// prompt, which it returns. Also ends the current turn.
     pub async fn start_session(&mut self) -> Result<&str> {
         self.refresh().await?;
+        self.save_access().await?;
         self.freeze();
         self.end_turn();
         Ok(&self.frozen)
@@ -249,7 +256,7 @@ impl<S: Storage> Memory<S> {
         let (mut result, effects, id) = match blocked {
             Some(rejected) => (self.failed(rejected), Vec::new(), None),
             None if self.approval_on() => self.stage(&call, origin, confirmed).await,
-            None => match self.write(&call).await {
+            None => match self.write(&call, origin).await {
                 Ok((applied, target)) => {
                     self.failed_writes = 0;
                     let store = &self.stores[target.index()];
@@ -337,7 +344,11 @@ impl<S: Storage> Memory<S> {
         ToolResult::failed(rejected, store, limit)
     }
 
-    async fn write(&mut self, call: &ToolCall) -> Result<(tool::Applied, Target), Rejected> {
+    async fn write(
+        &mut self,
+        call: &ToolCall,
+        origin: Origin,
+    ) -> Result<(tool::Applied, Target), Rejected> {
         let target = call
             .operations
             .first()
@@ -348,7 +359,7 @@ impl<S: Storage> Memory<S> {
                 ..e.into()
             });
         }
-        let result = self.write_locked(call).await;
+        let result = self.write_locked(call, origin).await;
         let unlocked = self.storage.unlock().await;
         let with_target = |mut rejected: Rejected| {
             rejected.target.get_or_insert(target);
@@ -359,11 +370,16 @@ impl<S: Storage> Memory<S> {
         Ok((applied, target))
     }
 
-    async fn write_locked(&mut self, call: &ToolCall) -> Result<tool::Applied, Rejected> {
+    async fn write_locked(
+        &mut self,
+        call: &ToolCall,
+        origin: Origin,
+    ) -> Result<tool::Applied, Rejected> {
         self.refresh_unlocked().await?;
         let mut work = self.stores.clone();
         let applied = tool::apply(&mut work, call, &self.config)?;
-        self.commit(work, &applied.changed, false, Vec::new())
+        let stamps = Stamp::of(call, origin, self.agent.as_deref());
+        self.commit(work, &applied.changed, false, Vec::new(), &stamps)
             .await?;
         Ok(applied)
     }
@@ -377,6 +393,7 @@ impl<S: Storage> Memory<S> {
         changed: &[Target],
         backup_all: bool,
         extra: Vec<Change>,
+        stamps: &[Stamp],
     ) -> Result<()> {
         if changed.is_empty() {
             return if extra.is_empty() {
@@ -451,6 +468,29 @@ impl<S: Storage> Memory<S> {
                 });
             }
         }
+        for stamp in stamps {
+            if let Some(i) = work[stamp.target.index()]
+                .entries()
+                .iter()
+                .position(|e| *e == stamp.content)
+            {
+                if let Some(record) = state.record_mut(stamp.target, i) {
+                    let before = record.clone();
+                    record.origin = Some(stamp.origin);
+                    if stamp.agent.is_some() {
+                        record.agent.clone_from(&stamp.agent);
+                    }
+                    if let Some(importance) = stamp.importance {
+                        record.importance = Some(importance);
+                    }
+                    if stamp.category.is_some() {
+                        record.category = stamp.category;
+                    }
+                    state_changed |= *record != before;
+                }
+            }
+        }
+        state_changed |= self.flush_access(&mut state);
         let state_bytes = state.to_bytes();
         if state_changed {
             changes.push(Change::Write {
@@ -594,7 +634,12 @@ impl<S: Storage> Memory<S> {
     /// tool's.
     pub async fn remember(&mut self, fact: &str, options: RememberOptions) -> ToolResult {
         let target = options.target();
-        let op = tool::Operation::new(tool::Action::Add, target, Some(fact), None, "");
+        let op =
+            tool::Operation::new(tool::Action::Add, target, Some(fact), None, "").map(|mut op| {
+                op.importance = options.importance;
+                op.category = options.category;
+                op
+            });
         let result = match op {
             Ok(op) => {
                 let call = ToolCall {
@@ -708,6 +753,8 @@ impl<S: Storage> Memory<S> {
             graph: self.graph.as_ref().expect("derived"),
             analyzer: &self.analyzer,
             config: &self.config,
+            sidecar: &self.sidecar,
+            now: self.storage.now_ms(),
         }
     }
 
@@ -749,10 +796,12 @@ impl<S: Storage> Memory<S> {
                 content,
                 old_text: None,
                 index: Some(index),
+                importance: None,
+                category: None,
             }],
             batch: false,
         };
-        self.write(&call)
+        self.write(&call, Origin::Foreground)
             .await
             .map(|(applied, _)| applied.message)
             .map_err(|r| r.error)
@@ -787,7 +836,9 @@ impl<S: Storage> Memory<S> {
     /// The best notes for `query` under `options` (store and limit, checked
     /// by [`SearchOptions`]), best first, whatever the stores' modes.
     pub fn search(&mut self, query: &str, options: &SearchOptions) -> Vec<SearchHit> {
-        self.view().search(query, options.target(), options.limit())
+        let hits = self.view().search(query, options.target(), options.limit());
+        self.note_access(hits.iter().map(|h| (h.target, h.index)));
+        hits
     }
 
     /// The per-turn `<memory-context>` block for the user's `message`:
@@ -797,7 +848,9 @@ impl<S: Storage> Memory<S> {
     /// turn.
     pub fn context(&mut self, message: &str) -> String {
         self.end_turn();
-        self.view().context(message)
+        let (block, picked) = self.view().context_picked(message);
+        self.note_access(picked.into_iter());
+        block
     }
 
     /// Sizes, limits and modes of both stores (live state).
@@ -928,7 +981,7 @@ impl<S: Storage> Memory<S> {
                 work[target.index()] = store;
                 changed.push(target);
             }
-            self.commit(work, &changed, true, Vec::new()).await
+            self.commit(work, &changed, true, Vec::new(), &[]).await
         }
         .await;
         let unlocked = self.storage.unlock().await;
@@ -1056,6 +1109,37 @@ impl<S: Storage> Memory<S> {
     /// Deletes every session and message; how many sessions there were.
     pub async fn purge_sessions(&self) -> Result<usize> {
         self.with_sessions(true, |s| s.purge()).await
+    }
+}
+
+/// Metadata a write gives the entry it leaves: who and where it came from,
+/// and the importance and category the caller set.
+#[derive(Clone, Debug)]
+pub(crate) struct Stamp {
+    target: Target,
+    content: String,
+    origin: Origin,
+    agent: Option<String>,
+    importance: Option<f64>,
+    category: Option<crate::meta::Category>,
+}
+
+impl Stamp {
+    /// The stamps of the entries `call` writes.
+    pub(crate) fn of(call: &ToolCall, origin: Origin, agent: Option<&str>) -> Vec<Stamp> {
+        call.operations
+            .iter()
+            .filter_map(|op| {
+                op.content.as_ref().map(|content| Stamp {
+                    target: op.target,
+                    content: content.clone(),
+                    origin,
+                    agent: agent.map(str::to_string),
+                    importance: op.importance,
+                    category: op.category,
+                })
+            })
+            .collect()
     }
 }
 

@@ -28,7 +28,8 @@ pub struct SearchHit {
     pub index: usize,
     /// The entry's text, whole.
     pub text: String,
-    /// Its relevance (higher is better; comparable within one query).
+    /// Its adjusted score (see [`crate::meta`]): relevance on an absolute
+    /// 0–1 scale, boosted by importance and decayed by age.
     pub score: f64,
 }
 
@@ -44,15 +45,50 @@ pub struct View<'a> {
     pub analyzer: &'a Analyzer,
     /// The configuration in force.
     pub config: &'a Config,
+    /// The entries' metadata (importance, pins, dates).
+    pub sidecar: &'a crate::sidecar::Sidecar,
+    /// Now, ms since the Unix epoch (for the decay).
+    pub now: u64,
 }
 
 impl View<'_> {
+    /// The adjusted score of entry `index` of `target` for a BM25 score,
+    /// with its parts (see [`crate::meta`]).
+    pub fn score(&self, target: Target, index: usize, bm25: f64) -> crate::meta::Explain {
+        let record = self.sidecar.records(target).get(index);
+        let pinned = record.is_some_and(|r| r.pinned)
+            || self
+                .graph
+                .node(target, index)
+                .is_some_and(|n| self.graph.nodes[n].pinned);
+        let importance = record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance());
+        let age = record.map_or(0, |r| self.now.saturating_sub(r.last_changed));
+        crate::meta::score(
+            bm25,
+            importance,
+            age,
+            f64::from(self.config.memory.recall.decay_half_life_days),
+            pinned,
+        )
+    }
+
+    /// Keyword hits of `query` in `target`, ranked by the adjusted score:
+    /// a candidate pool of `limit` × 4 + 16 by BM25 (all entries when
+    /// `limit` is `usize::MAX`), re-ranked.
     fn hits(&self, target: Target, query: &str, limit: usize) -> Vec<(Target, usize, f32)> {
-        self.indexes[target.index()]
-            .search(self.analyzer, query, limit)
+        let pool = limit.saturating_mul(4).saturating_add(16);
+        let mut hits: Vec<(Target, usize, f32)> = self.indexes[target.index()]
+            .search(self.analyzer, query, pool)
             .into_iter()
-            .map(|h| (target, h.doc, h.score))
-            .collect()
+            .map(|h| {
+                #[allow(clippy::cast_possible_truncation)]
+                let adjusted = self.score(target, h.doc, f64::from(h.score)).adjusted as f32;
+                (target, h.doc, adjusted)
+            })
+            .collect();
+        rank(&mut hits);
+        hits.truncate(limit);
+        hits
     }
 
     /// The best `limit` notes for `query` in `target` (or both stores),
@@ -70,7 +106,7 @@ impl View<'_> {
                 target: t,
                 index,
                 text: self.stores[t.index()].shown(t, index).into_owned(),
-                score: (f64::from(score) * 1000.0).round() / 1000.0,
+                score: crate::meta::round(f64::from(score)),
             })
             .collect()
     }
@@ -79,6 +115,11 @@ impl View<'_> {
     /// is whole in the prompt or nothing matches. See the crate README for
     /// the selection rules.
     pub fn context(&self, message: &str) -> String {
+        self.context_picked(message).0
+    }
+
+    /// [`View::context`], with the entries it attached.
+    pub fn context_picked(&self, message: &str) -> (String, Vec<(Target, usize)>) {
         let recall = &self.config.memory.recall;
         let searched: Vec<Target> = Target::ALL
             .into_iter()
@@ -87,7 +128,7 @@ impl View<'_> {
             })
             .collect();
         if searched.is_empty() {
-            return String::new();
+            return (String::new(), Vec::new());
         }
         // Blocked entries never reach the context, not even as a placeholder.
         let clean = |t: Target, i: usize| self.stores[t.index()].verdict(i).is_none();
@@ -125,9 +166,13 @@ impl View<'_> {
             recall.max_chars,
         );
         if notes.is_empty() {
-            return String::new();
+            return (String::new(), Vec::new());
         }
-        format!("{OPEN}\n{}\n{CLOSE}", notes.join(SEPARATOR))
+        picked.truncate(notes.len());
+        (
+            format!("{OPEN}\n{}\n{CLOSE}", notes.join(SEPARATOR)),
+            picked,
+        )
     }
 }
 

@@ -23,7 +23,7 @@ pub const BLOB: &str = "mnemo-state.json";
 pub const VERSION: u32 = 1;
 
 /// What is known about one entry.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// Stable id, unique within the memory (`e1`, `e2`, …).
     pub id: String,
@@ -36,6 +36,39 @@ pub struct Record {
     /// Whether the user confirmed this fact (`remember()`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub confirmed: bool,
+    /// Importance from 0 to 1; absent means
+    /// [`DEFAULT_IMPORTANCE`](crate::meta::DEFAULT_IMPORTANCE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub importance: Option<f64>,
+    /// The category; absent means General.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub category: Option<crate::meta::Category>,
+    /// Pinned through the API (`#pinned` in the text pins too).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub pinned: bool,
+    /// How many times search, context, recall or inject returned it.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub access_count: u64,
+    /// When it was last returned, ms since the Unix epoch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_access: Option<u64>,
+    /// The agent whose write made it, when one was named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    /// Where the write that made it came from.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<crate::approval::Origin>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Record {
+    /// Its importance (the default when nobody rated it).
+    pub fn importance(&self) -> f64 {
+        self.importance.unwrap_or(crate::meta::DEFAULT_IMPORTANCE)
+    }
 }
 
 /// An old entry that a reconciliation found replaced or removed.
@@ -48,7 +81,7 @@ pub struct Superseded {
 }
 
 /// The sidecar state of a memory.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Sidecar {
     /// Format version.
     pub version: u32,
@@ -188,6 +221,13 @@ impl Sidecar {
                         first_seen: now,
                         last_changed: now,
                         confirmed: false,
+                        importance: None,
+                        category: None,
+                        pinned: false,
+                        access_count: 0,
+                        last_access: None,
+                        agent: None,
+                        origin: None,
                     }
                 }
             });
@@ -200,6 +240,11 @@ impl Sidecar {
         let changed = new != old;
         *self.records_mut(target) = new;
         (changed, superseded)
+    }
+
+    /// The record of entry `index` of `target`, to change its metadata.
+    pub fn record_mut(&mut self, target: Target, index: usize) -> Option<&mut Record> {
+        self.records_mut(target).get_mut(index)
     }
 
     /// Marks entry `index` of `target` as confirmed by the user.

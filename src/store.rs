@@ -545,6 +545,27 @@ impl Store {
         self.entries.iter().any(|e| e == content)
     }
 
+    /// The first entry that says nearly what `content` says: the same
+    /// words (case and punctuation aside) but for at most one in ten, both
+    /// of at least [`NEAR_MIN_WORDS`] words. Entries whose length differs
+    /// by more than a fifth are not compared.
+    pub fn near_duplicate(&self, content: &str) -> Option<usize> {
+        let words = word_set(content);
+        if words.len() < NEAR_MIN_WORDS {
+            return None;
+        }
+        let len = content.len();
+        self.entries.iter().position(|e| {
+            let close = e.len() * 5 >= len * 4 && len * 5 >= e.len() * 4;
+            close && {
+                let other = word_set(e);
+                let shared = words.intersection(&other).count();
+                let union = words.len() + other.len() - shared;
+                other.len() >= NEAR_MIN_WORDS && shared * 10 >= union * 9
+            }
+        })
+    }
+
     /// Appends an entry (already validated; see [`Store::screen`]).
     pub(crate) fn push(&mut self, content: String) {
         self.keys.push(Key::entry(&content));
@@ -807,6 +828,16 @@ pub fn percent(chars: usize, limit: usize) -> usize {
         return 100;
     }
     chars.saturating_mul(100) / limit
+}
+
+/// Words an entry needs before it is compared for near-duplicates.
+pub const NEAR_MIN_WORDS: usize = 5;
+
+fn word_set(text: &str) -> std::collections::BTreeSet<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect()
 }
 
 /// A short one-line preview of an entry for error messages.

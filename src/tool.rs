@@ -62,7 +62,7 @@ impl Action {
 }
 
 /// One operation of a tool call.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Operation {
     /// What to do.
     pub action: Action,
@@ -75,10 +75,14 @@ pub struct Operation {
     /// The entry's index, when the caller already knows it (a person
     /// editing a node of the journey); takes the place of `old_text`.
     pub index: Option<usize>,
+    /// The importance to give the written entry (add, replace).
+    pub importance: Option<f64>,
+    /// The category to give the written entry (add, replace).
+    pub category: Option<crate::meta::Category>,
 }
 
 /// A parsed tool call: one operation, or an atomic batch.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ToolCall {
     /// The operations, in order.
     pub operations: Vec<Operation>,
@@ -86,15 +90,24 @@ pub struct ToolCall {
     pub batch: bool,
 }
 
-const TOP_FIELDS: [&str; 6] = [
+const TOP_FIELDS: [&str; 8] = [
     "action",
     "target",
     "content",
     "old_text",
     "query",
     "operations",
+    "importance",
+    "category",
 ];
-const OP_FIELDS: [&str; 4] = ["action", "target", "content", "old_text"];
+const OP_FIELDS: [&str; 6] = [
+    "action",
+    "target",
+    "content",
+    "old_text",
+    "importance",
+    "category",
+];
 
 impl ToolCall {
     /// Parses the arguments of a memory tool call exactly as an LLM emits
@@ -205,13 +218,33 @@ fn parse_op(obj: &Map<String, Value>, default_target: Option<&str>, at: &str) ->
             ),
         )
     })?;
-    Operation::new(
+    let mut op = Operation::new(
         action,
         target,
         optional_str(obj, "content", at)?,
         optional_str(obj, "old_text", at)?,
         at,
-    )
+    )?;
+    if action != Action::Remove {
+        op.importance = match present(obj, "importance") {
+            None => None,
+            Some(Value::Number(n)) => Some(crate::meta::importance(
+                &format!("{at}importance"),
+                n.as_f64().unwrap_or(f64::NAN),
+            )?),
+            Some(other) => {
+                return Err(Error::input(format!(
+                    "{at}importance must be a number from 0.0 to 1.0, got {}",
+                    type_name(other)
+                )))
+            }
+        };
+        op.category = match optional_str(obj, "category", at)? {
+            None => None,
+            Some(name) => crate::meta::Category::parse(name)?,
+        };
+    }
+    Ok(op)
 }
 
 impl Operation {
@@ -262,6 +295,8 @@ impl Operation {
             content,
             old_text,
             index: None,
+            importance: None,
+            category: None,
         })
     }
 }
@@ -329,7 +364,7 @@ pub struct SearchCall {
 }
 
 /// A memory tool call, typed: writes, or a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ToolRequest {
     /// One write or an atomic batch.
     Write(ToolCall),
@@ -599,6 +634,17 @@ fn apply_one(store: &mut Store, op: &Operation, limit: usize) -> Result<OneOutco
             if store.contains_entry(&content) {
                 return Ok(OneOutcome {
                     message: "Entry already exists; no duplicate added.".into(),
+                    changed: false,
+                    effect: None,
+                });
+            }
+            if let Some(i) = store.near_duplicate(&content) {
+                return Ok(OneOutcome {
+                    message: format!(
+                        "A near-duplicate entry already exists ('{}'); no entry added. Use \
+                         replace with that entry's text as old_text to update it.",
+                        crate::store::preview(&store.shown(op.target, i))
+                    ),
                     changed: false,
                     effect: None,
                 });

@@ -229,6 +229,7 @@ impl<S: Storage> Memory<S> {
                 let mut report = Approved::default();
                 let mut effects: Vec<Effect> = Vec::new();
                 let mut confirm = Vec::new();
+                let mut stamps = Vec::new();
                 for (id, call, blocked) in calls {
                     // Gone meanwhile (approved or rejected elsewhere).
                     let Ok(at) = queue.position(&id) else {
@@ -241,6 +242,11 @@ impl<S: Storage> Memory<S> {
                     match outcome {
                         Ok(applied) => {
                             let item = queue.items.remove(at);
+                            stamps.extend(super::Stamp::of(
+                                &call,
+                                item.origin,
+                                item.agent.as_deref(),
+                            ));
                             if item.confirmed {
                                 confirm.extend(item.texts().map(|(t, c)| (t, c.to_string())));
                             }
@@ -272,7 +278,7 @@ impl<S: Storage> Memory<S> {
                     name: approval::BLOB.to_string(),
                     data: bytes.clone(),
                 }];
-                m.commit(work, &changed, false, extra).await?;
+                m.commit(work, &changed, false, extra, &stamps).await?;
                 m.queue = Ok(queue);
                 m.queue_raw = Some(bytes);
                 Ok((report, confirm))

@@ -7,6 +7,8 @@
 
 mod approval;
 pub use approval::*;
+mod importance;
+pub use importance::*;
 #[cfg(feature = "sqlite")]
 mod sessions;
 #[cfg(feature = "sqlite")]
@@ -73,6 +75,13 @@ macro_rules! behaviour_suite {
             the_review_applies_the_models_tool_calls
             the_review_stops_on_errors_bounds_and_cancel
             the_review_on_another_model_sends_a_digest_and_stages_under_approval
+            the_tool_and_remember_set_importance_and_category
+            metadata_survives_other_edits_and_a_hand_edit
+            decay_importance_and_pins_shape_the_score
+            recall_filters_and_thresholds_are_absolute
+            accesses_are_counted_lazily
+            operations_select_like_old_text
+            injection_falls_back_to_the_most_important
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]

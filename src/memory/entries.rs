@@ -1,0 +1,479 @@
+//! Entry metadata on a [`Memory`]: recall with importance and decay, the
+//! plugin's operations (`update_memory`, `mark_important`, `pin`, `forget`),
+//! automatic injection, and lazily counted accesses (see [`crate::meta`]).
+
+use serde::Serialize;
+
+use super::*;
+use crate::api::RecallOptions;
+use crate::meta::{Category, Explain};
+use crate::tool::{Action, Operation};
+
+/// One recall result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RecallHit {
+    /// The entry's node id: `memory:<store>:<entry id>`.
+    pub id: String,
+    /// Its store.
+    pub target: Target,
+    /// Its index in the store.
+    pub index: usize,
+    /// Its text, whole.
+    pub content: String,
+    /// The adjusted score, 0 to about 1.1.
+    pub relevance: f64,
+    /// Its importance.
+    pub importance: f64,
+    /// Its category (`general` when none).
+    pub category: &'static str,
+    /// When it was first seen, ms since the Unix epoch.
+    pub created: u64,
+    /// Whether it is pinned (`#pinned` or the API).
+    pub pinned: bool,
+    /// Every part of the score, when asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub explain: Option<Explain>,
+}
+
+/// What a metadata change did.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Marked {
+    /// Node ids of the entries changed.
+    pub entries: Vec<String>,
+    /// A sentence saying so.
+    pub message: String,
+}
+
+fn category_name(c: Option<Category>) -> &'static str {
+    c.map_or("general", Category::name)
+}
+
+impl<S: Storage> Memory<S> {
+    /// Remembers that search, context, recall or inject returned these
+    /// entries; counted in the sidecar with the next write or session
+    /// start.
+    pub(crate) fn note_access(&mut self, hits: impl Iterator<Item = (Target, usize)>) {
+        let now = self.storage.now_ms();
+        for (target, index) in hits {
+            if let Some(record) = self.sidecar.records(target).get(index) {
+                self.access.push((target, record.id.clone(), now));
+            }
+        }
+    }
+
+    /// Counts the pending accesses into `state`; whether it changed.
+    pub(crate) fn flush_access(&mut self, state: &mut Sidecar) -> bool {
+        let mut changed = false;
+        for (target, id, time) in std::mem::take(&mut self.access) {
+            let Some(i) = state.records(target).iter().position(|r| r.id == id) else {
+                continue;
+            };
+            if let Some(record) = state.record_mut(target, i) {
+                record.access_count = record.access_count.saturating_add(1);
+                record.last_access = Some(record.last_access.unwrap_or(0).max(time));
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Writes the pending accesses now (at session start).
+    pub(crate) async fn save_access(&mut self) -> Result<()> {
+        if self.access.is_empty() {
+            return Ok(());
+        }
+        self.with_sidecar(|m, state| Ok(m.flush_access(state)))
+            .await
+    }
+
+    /// Changes the sidecar under the lock on fresh state with `f` (which
+    /// says whether it changed anything) and writes it.
+    async fn with_sidecar(
+        &mut self,
+        f: impl FnOnce(&mut Self, &mut Sidecar) -> Result<bool>,
+    ) -> Result<()> {
+        self.storage.lock().await?;
+        let result = async {
+            self.refresh_unlocked().await?;
+            let mut state = self.sidecar.clone();
+            if f(self, &mut state)? {
+                let bytes = state.to_bytes();
+                self.storage.write(sidecar::BLOB, &bytes).await?;
+                self.sidecar = state;
+                self.sidecar_raw = Some(bytes);
+                self.graph = None;
+            }
+            Ok(())
+        }
+        .await;
+        let unlocked = self.storage.unlock().await;
+        result?;
+        unlocked
+    }
+
+    /// Whether entry `index` of `target` is pinned (`#pinned` in its text
+    /// or the API's pin).
+    pub fn pinned(&mut self, target: Target, index: usize) -> bool {
+        let api = self
+            .sidecar
+            .records(target)
+            .get(index)
+            .is_some_and(|r| r.pinned);
+        api || {
+            let graph = self.graph();
+            graph
+                .node(target, index)
+                .is_some_and(|n| graph.nodes[n].pinned)
+        }
+    }
+
+    /// The entries `query` selects, as `old_text` does: every entry (of
+    /// `target`, or both stores) containing it; an entry equal to it wins.
+    fn select(&self, query: &str, target: Option<Target>) -> Result<Vec<(Target, usize)>> {
+        let query = crate::store::clean_old_text(query)?;
+        let mut found = Vec::new();
+        for t in Target::ALL {
+            if target.is_some_and(|only| only != t) || !self.config.enabled(t) {
+                continue;
+            }
+            for (i, entry) in self.stores[t.index()].entries().iter().enumerate() {
+                if entry == query {
+                    return Ok(vec![(t, i)]);
+                }
+                if entry.contains(query) {
+                    found.push((t, i));
+                }
+            }
+        }
+        Ok(found)
+    }
+
+    /// The one entry `query` selects, or an error listing the candidates.
+    fn select_one(
+        &self,
+        query: &str,
+        target: Option<Target>,
+        all: bool,
+    ) -> Result<Vec<(Target, usize)>> {
+        let found = self.select(query, target)?;
+        let shown: String = query.chars().take(60).collect();
+        match found.len() {
+            0 => Err(Error::new(
+                ErrorKind::NoMatch,
+                format!(
+                    "no entry contains {shown:?}; the query must be a substring of an entry \
+                     (search finds entries by meaning)"
+                ),
+            )),
+            1 => Ok(found),
+            n if all => {
+                let _ = n;
+                Ok(found)
+            }
+            n => {
+                let candidates: Vec<String> = found
+                    .iter()
+                    .take(10)
+                    .map(|&(t, i)| {
+                        format!(
+                            "{} '{}'",
+                            self.sidecar.node_id(t, i),
+                            crate::store::preview(&self.stores[t.index()].shown(t, i))
+                        )
+                    })
+                    .collect();
+                Err(Error::new(
+                    ErrorKind::AmbiguousMatch,
+                    format!(
+                        "{shown:?} is in {n} entries; use a longer substring of one (or all: true \
+                         where it is accepted). Candidates: {}",
+                        candidates.join("; ")
+                    ),
+                ))
+            }
+        }
+    }
+
+    /// The entries most relevant to `query` by the adjusted score (see
+    /// [`crate::meta`]), best first, whatever the stores' modes; blocked
+    /// entries never appear.
+    pub fn recall(&mut self, query: &str, options: &RecallOptions) -> Result<Vec<RecallHit>> {
+        options.check()?;
+        if query.trim().is_empty() {
+            return Err(Error::new(
+                ErrorKind::Empty,
+                "query is empty; recall needs the words to look for",
+            ));
+        }
+        let filtered = options.category.is_some()
+            || options.min_importance > 0.0
+            || options.max_importance < 1.0
+            || options.score_threshold > 0.0;
+        let view = self.view();
+        let mut scored: Vec<(Target, usize, Explain)> = Vec::new();
+        for t in Target::ALL {
+            if options.target.is_some_and(|only| only != t) || !view.config.enabled(t) {
+                continue;
+            }
+            let index = view.indexes[t.index()];
+            let pool = if filtered {
+                index.len()
+            } else {
+                options.limit.saturating_mul(4).saturating_add(16)
+            };
+            for hit in index.search(view.analyzer, query, pool) {
+                if view.stores[t.index()].verdict(hit.doc).is_some() {
+                    continue;
+                }
+                let record = view.sidecar.records(t).get(hit.doc);
+                let importance = record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance());
+                let category = record.and_then(|r| r.category);
+                if importance < options.min_importance
+                    || importance > options.max_importance
+                    || options.category.is_some_and(|c| c != category)
+                {
+                    continue;
+                }
+                let explain = view.score(t, hit.doc, f64::from(hit.score));
+                if options.score_threshold > 0.0 && explain.adjusted < options.score_threshold {
+                    continue;
+                }
+                scored.push((t, hit.doc, explain));
+            }
+        }
+        scored.sort_by(|a, b| {
+            b.2.adjusted
+                .total_cmp(&a.2.adjusted)
+                .then(a.0.cmp(&b.0))
+                .then(a.1.cmp(&b.1))
+        });
+        scored.truncate(options.limit);
+        let hits: Vec<RecallHit> = scored
+            .into_iter()
+            .map(|(t, i, explain)| {
+                let record = view.sidecar.records(t).get(i);
+                RecallHit {
+                    id: view.sidecar.node_id(t, i),
+                    target: t,
+                    index: i,
+                    content: view.stores[t.index()].entries()[i].clone(),
+                    relevance: explain.adjusted,
+                    importance: record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance()),
+                    category: category_name(record.and_then(|r| r.category)),
+                    created: record.map_or(0, |r| r.first_seen),
+                    pinned: explain.pinned,
+                    explain: options.explain.then_some(explain),
+                }
+            })
+            .collect();
+        self.note_access(hits.iter().map(|h| (h.target, h.index)));
+        Ok(hits)
+    }
+
+    /// The spec's automatic injection for a user's `prompt`: a `## Relevant
+    /// Memory` block of `- [category] text (importance: 0.9)` lines, the
+    /// best `top_k` entries by the adjusted score, or, when nothing
+    /// matches (a generic prompt), the most important ones. Blocked entries
+    /// never appear; the block is capped at `max_chars`. `""` for an empty
+    /// memory.
+    pub fn inject(&mut self, prompt: &str) -> String {
+        let top_k = self.config.memory.recall.top_k;
+        let max_chars = self.config.memory.recall.max_chars;
+        let options = RecallOptions {
+            limit: top_k,
+            ..RecallOptions::default()
+        };
+        let mut picked: Vec<(Target, usize)> = if prompt.trim().is_empty() {
+            Vec::new()
+        } else {
+            self.recall(prompt, &options)
+                .map(|hits| hits.into_iter().map(|h| (h.target, h.index)).collect())
+                .unwrap_or_default()
+        };
+        if picked.is_empty() {
+            let mut all: Vec<(Target, usize, f64, u64)> = Vec::new();
+            for t in Target::ALL {
+                if !self.config.enabled(t) {
+                    continue;
+                }
+                for i in 0..self.stores[t.index()].entries().len() {
+                    if self.stores[t.index()].verdict(i).is_some() {
+                        continue;
+                    }
+                    let pinned = self.pinned(t, i);
+                    let record = self.sidecar.records(t).get(i);
+                    let importance = if pinned {
+                        1.0
+                    } else {
+                        record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance())
+                    };
+                    all.push((t, i, importance, record.map_or(0, |r| r.last_changed)));
+                }
+            }
+            all.sort_by(|a, b| b.2.total_cmp(&a.2).then(b.3.cmp(&a.3)));
+            picked = all
+                .into_iter()
+                .take(top_k)
+                .map(|(t, i, _, _)| (t, i))
+                .collect();
+            self.note_access(picked.iter().copied());
+        }
+        let lines: Vec<String> = picked
+            .iter()
+            .map(|&(t, i)| {
+                let record = self.sidecar.records(t).get(i);
+                let one_line = self.stores[t.index()].entries()[i]
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                format!(
+                    "- [{}] {one_line} (importance: {:.1})",
+                    category_name(record.and_then(|r| r.category)),
+                    record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance())
+                )
+            })
+            .collect();
+        let kept = crate::recall::cap(lines.iter().map(String::as_str), max_chars);
+        if kept.is_empty() {
+            return String::new();
+        }
+        let mut out = String::from("## Relevant Memory\n");
+        out.push_str(&kept.join("\n"));
+        out
+    }
+
+    /// Sets the importance of the entry `query` selects (every entry
+    /// containing it with `all`). Metadata only: applies at once, even
+    /// under write approval.
+    pub async fn mark_important(
+        &mut self,
+        query: &str,
+        importance: f64,
+        all: bool,
+        target: Option<Target>,
+    ) -> Result<Marked> {
+        let importance = crate::meta::importance("importance", importance)?;
+        self.mark(query, target, all, move |r| {
+            r.importance = Some(importance);
+        })
+        .await
+        .map(|entries| Marked {
+            message: format!(
+                "importance {importance} set on {} entr{}",
+                entries.len(),
+                if entries.len() == 1 { "y" } else { "ies" }
+            ),
+            entries,
+        })
+    }
+
+    /// Pins the entry `query` selects: maximum importance, exempt from decay
+    /// and pruning. Metadata only: applies at once.
+    pub async fn pin(&mut self, query: &str, target: Option<Target>) -> Result<Marked> {
+        self.mark(query, target, false, |r| {
+            r.pinned = true;
+            r.importance = Some(1.0);
+        })
+        .await
+        .map(|entries| Marked {
+            message: "pinned".to_string(),
+            entries,
+        })
+    }
+
+    async fn mark(
+        &mut self,
+        query: &str,
+        target: Option<Target>,
+        all: bool,
+        f: impl Fn(&mut crate::sidecar::Record),
+    ) -> Result<Vec<String>> {
+        let mut marked = Vec::new();
+        self.with_sidecar(|m, state| {
+            let chosen = m.select_one(query, target, all)?;
+            for (t, i) in chosen {
+                if let Some(record) = state.record_mut(t, i) {
+                    let before = record.clone();
+                    f(record);
+                    if *record != before {
+                        marked.push(format!("memory:{t}:{}", record.id));
+                    }
+                }
+            }
+            Ok(!marked.is_empty())
+        })
+        .await?;
+        Ok(marked)
+    }
+
+    /// Removes the entry `query` selects (every entry containing it with
+    /// `all`) into the history, as one atomic write (staged under write
+    /// approval). Answers like the memory tool.
+    pub async fn forget(&mut self, query: &str, all: bool, target: Option<Target>) -> ToolResult {
+        if let Err(e) = self.refresh().await {
+            return self.refuse(e);
+        }
+        let chosen = match self.select_one(query, target, all) {
+            Ok(chosen) => chosen,
+            Err(e) => return self.refuse(e),
+        };
+        let operations: Vec<Operation> = chosen
+            .iter()
+            .map(|&(t, i)| Operation {
+                action: Action::Remove,
+                target: t,
+                content: None,
+                old_text: Some(self.stores[t.index()].entries()[i].clone()),
+                index: None,
+                importance: None,
+                category: None,
+            })
+            .collect();
+        let batch = operations.len() > 1;
+        self.run(ToolRequest::Write(ToolCall { operations, batch }))
+            .await
+    }
+
+    /// Replaces the text of the entry `query` selects with `content`
+    /// (optionally setting its importance); staged under write approval.
+    /// Answers like the memory tool.
+    pub async fn update_memory(
+        &mut self,
+        query: &str,
+        content: &str,
+        importance: Option<f64>,
+        target: Option<Target>,
+    ) -> ToolResult {
+        if let Err(e) = self.refresh().await {
+            return self.refuse(e);
+        }
+        let chosen = match self.select_one(query, target, false) {
+            Ok(chosen) => chosen,
+            Err(e) => return self.refuse(e),
+        };
+        let (t, i) = chosen[0];
+        let op = Operation::new(
+            Action::Replace,
+            t,
+            Some(content),
+            Some(&self.stores[t.index()].entries()[i].clone()),
+            "",
+        )
+        .and_then(|mut op| {
+            op.importance = importance
+                .map(|v| crate::meta::importance("importance", v))
+                .transpose()?;
+            Ok(op)
+        });
+        match op {
+            Ok(op) => {
+                self.run(ToolRequest::Write(ToolCall {
+                    operations: vec![op],
+                    batch: false,
+                }))
+                .await
+            }
+            Err(e) => self.refuse(e),
+        }
+    }
+}
