@@ -30,6 +30,8 @@ use crate::tool::{self, Effect, Rejected, ToolCall, ToolRequest, ToolResult, MAX
 mod entries;
 mod staging;
 
+pub use entries::{Marked, RecallHit};
+
 /// An open agent memory. See the module docs.
 #[derive(Debug)]
 pub struct Memory<S: Storage> {

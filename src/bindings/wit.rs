@@ -29,9 +29,10 @@ wit_bindgen::generate!({
 use exports::mnemo::memory::api::{Guest, GuestMemory, Memory as MemoryHandle};
 use mnemo::memory::host_storage;
 use mnemo::memory::types::{
-    Action, ApprovalStatus, ApproveReport, Error, ErrorCode, HistoryCause, HistoryItem, Journey,
-    JourneyNode, MarkdownFiles, NotApplied, Operation, Origin, RejectReport, ScanFinding,
-    ScanVerdict, SearchHit, Sector, SectorEntry, SectorsReport, SectorsSummary, StagedOp,
+    Action, ApprovalStatus, ApproveReport, Category, Error, ErrorCode, HistoryCause, HistoryItem,
+    Journey, JourneyNode, MarkdownFiles, Marked, NotApplied, Operation, Origin, RecallHit,
+    RecallOptions, RejectReport, RememberOptions as WitRememberOptions, ScanFinding, ScanVerdict,
+    ScoreParts, SearchHit, Sector, SectorEntry, SectorsReport, SectorsSummary, StagedOp,
     StagedState, StagedWrite, Status, StoreStatus, Target, TitleCollision, ToolCall, ToolResult,
 };
 
@@ -392,6 +393,96 @@ impl GuestMemory for WitMemory {
         result_out(result.unwrap_or_else(|e| memory.refuse(e)))
     }
 
+    fn remember_with(&self, fact: String, options: WitRememberOptions) -> ToolResult {
+        let mut memory = self.inner.borrow_mut();
+        let mut core = RememberOptions::new(options.target.map(target_in));
+        core.category = options.category.and_then(category_in);
+        let result = match options
+            .importance
+            .map(|v| crate::meta::importance("importance", v))
+            .transpose()
+        {
+            Ok(importance) => {
+                core.importance = importance;
+                run_ready(memory.remember(&fact, core))
+            }
+            Err(e) => Ok(memory.refuse(e)),
+        };
+        result_out(result.unwrap_or_else(|e| memory.refuse(e)))
+    }
+
+    fn recall(&self, query: String, options: RecallOptions) -> Result<Vec<RecallHit>, Error> {
+        let core = crate::api::RecallOptions {
+            target: options.target.map(target_in),
+            limit: options
+                .limit
+                .map_or(SearchOptions::DEFAULT_LIMIT, |n| n as usize),
+            score_threshold: options.score_threshold.unwrap_or(0.0),
+            min_importance: options.min_importance.unwrap_or(0.0),
+            max_importance: options.max_importance.unwrap_or(1.0),
+            category: options.category.map(category_in),
+            explain: options.explain,
+        };
+        let hits = self
+            .inner
+            .borrow_mut()
+            .recall(&query, &core)
+            .map_err(error)?;
+        Ok(hits
+            .into_iter()
+            .map(|h| RecallHit {
+                id: h.id,
+                target: target_out(h.target),
+                index: count(h.index),
+                content: h.content,
+                relevance: h.relevance,
+                importance: h.importance,
+                category: category_out(h.category),
+                created: h.created,
+                pinned: h.pinned,
+                explain: h.explain.map(|e| ScoreParts {
+                    keyword: e.keyword,
+                    bm25: e.bm25,
+                    semantic: e.semantic,
+                    relevance: e.relevance,
+                    boost: e.boost,
+                    decay: e.decay,
+                    age_days: e.age_days,
+                    pinned: e.pinned,
+                    adjusted: e.adjusted,
+                }),
+            })
+            .collect())
+    }
+
+    fn inject(&self, prompt: String) -> String {
+        self.inner.borrow_mut().inject(&prompt)
+    }
+
+    fn mark_important(&self, query: String, importance: f64, all: bool) -> Result<Marked, Error> {
+        let mut memory = self.inner.borrow_mut();
+        run(memory.mark_important(&query, importance, all, None))
+            .map(marked_out)
+            .map_err(error)
+    }
+
+    fn pin(&self, query: String) -> Result<Marked, Error> {
+        let mut memory = self.inner.borrow_mut();
+        run(memory.pin(&query, None)).map(marked_out).map_err(error)
+    }
+
+    fn forget(&self, query: String, all: bool) -> ToolResult {
+        let mut memory = self.inner.borrow_mut();
+        let result = run_ready(memory.forget(&query, all, None));
+        result_out(result.unwrap_or_else(|e| memory.refuse(e)))
+    }
+
+    fn update_memory(&self, query: String, content: String, importance: Option<f64>) -> ToolResult {
+        let mut memory = self.inner.borrow_mut();
+        let result = run_ready(memory.update_memory(&query, &content, importance, None));
+        result_out(result.unwrap_or_else(|e| memory.refuse(e)))
+    }
+
     fn set_agent(&self, agent: Option<String>) -> Result<(), Error> {
         self.inner
             .borrow_mut()
@@ -437,6 +528,40 @@ impl GuestMemory for WitMemory {
     fn set_approval(&self, on: bool) -> Result<ApprovalStatus, Error> {
         let status = run(self.inner.borrow_mut().set_approval(on)).map_err(error)?;
         Ok(approval_out(status))
+    }
+}
+
+fn category_in(c: Category) -> Option<crate::meta::Category> {
+    use crate::meta::Category as C;
+    match c {
+        Category::Security => Some(C::Security),
+        Category::Decision => Some(C::Decision),
+        Category::Knowledge => Some(C::Knowledge),
+        Category::Contact => Some(C::Contact),
+        Category::Project => Some(C::Project),
+        Category::Event => Some(C::Event),
+        Category::Preference => Some(C::Preference),
+        Category::General => None,
+    }
+}
+
+fn category_out(name: &str) -> Category {
+    match name {
+        "security" => Category::Security,
+        "decision" => Category::Decision,
+        "knowledge" => Category::Knowledge,
+        "contact" => Category::Contact,
+        "project" => Category::Project,
+        "event" => Category::Event,
+        "preference" => Category::Preference,
+        _ => Category::General,
+    }
+}
+
+fn marked_out(m: crate::memory::Marked) -> Marked {
+    Marked {
+        entries: m.entries,
+        message: m.message,
     }
 }
 

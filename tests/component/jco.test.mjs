@@ -196,3 +196,23 @@ test("approval through the component: staged, pending, approved, rejected", asyn
   assert.equal(memory.tool(write("add", "memory", "Now direct")).staged, undefined);
   assert.throws(() => memory.approve("p9"), (e) => e.payload.code === "no-match");
 });
+
+test("importance, pins, recall and injection through the component", async () => {
+  const blobs = new Map();
+  const { memory } = await open(blobs);
+  const r = JSON.parse(memory.toolJson(JSON.stringify({ action: "add", target: "memory", content: "Rate limiting: 100 req/min per user", importance: 0.9, category: "decision" })));
+  assert.equal(r.success, true);
+  memory.rememberWith("Prefers async communication", { importance: 0.7, category: "preference", explain: false });
+  const hits = memory.recall("rate limiting", { explain: true });
+  assert.equal(hits[0].category, "decision");
+  assert.equal(hits[0].importance, 0.9);
+  assert.ok(hits[0].explain.adjusted > 0);
+  assert.match(memory.inject("check inbox"), /^## Relevant Memory\n- \[decision\] Rate limiting/);
+  assert.deepEqual(memory.pin("Rate limiting").entries.length, 1);
+  assert.equal(memory.recall("rate", { explain: false })[0].pinned, true);
+  assert.equal(memory.markImportant("async", 0.2, false).entries.length, 1);
+  assert.throws(() => memory.markImportant("zzz", 0.2, false), (e) => e.payload.code === "no-match");
+  assert.equal(memory.updateMemory("async", "Prefers async communication, no calls", 0.8).success, true);
+  assert.equal(memory.forget("Rate limiting", false).success, true);
+  assert.equal(text(blobs.get("MEMORY.md")), "");
+});
