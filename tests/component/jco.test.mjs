@@ -202,7 +202,7 @@ test("importance, pins, recall and injection through the component", async () =>
   const { memory } = await open(blobs);
   const r = JSON.parse(memory.toolJson(JSON.stringify({ action: "add", target: "memory", content: "Rate limiting: 100 req/min per user", importance: 0.9, category: "decision" })));
   assert.equal(r.success, true);
-  memory.rememberWith("Prefers async communication", { importance: 0.7, category: "preference", explain: false });
+  memory.rememberWith("Prefers async communication", { importance: 0.7, category: "preference" });
   const hits = memory.recall("rate limiting", { explain: true });
   assert.equal(hits[0].category, "decision");
   assert.equal(hits[0].importance, 0.9);
