@@ -423,11 +423,7 @@ impl GuestMemory for WitMemory {
             category: options.category.map(category_in),
             explain: options.explain,
         };
-        let hits = self
-            .inner
-            .borrow_mut()
-            .recall(&query, &core)
-            .map_err(error)?;
+        let hits = run(self.inner.borrow_mut().recall(&query, &core)).map_err(error)?;
         Ok(hits
             .into_iter()
             .map(|h| RecallHit {
@@ -456,7 +452,7 @@ impl GuestMemory for WitMemory {
     }
 
     fn inject(&self, prompt: String) -> String {
-        self.inner.borrow_mut().inject(&prompt)
+        run_ready(self.inner.borrow_mut().inject(&prompt)).unwrap_or_default()
     }
 
     fn mark_important(&self, query: String, importance: f64, all: bool) -> Result<Marked, Error> {

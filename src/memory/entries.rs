@@ -197,7 +197,7 @@ impl<S: Storage> Memory<S> {
     /// The entries most relevant to `query` by the adjusted score (see
     /// [`crate::meta`]), best first, whatever the stores' modes; blocked
     /// entries never appear.
-    pub fn recall(&mut self, query: &str, options: &RecallOptions) -> Result<Vec<RecallHit>> {
+    pub async fn recall(&mut self, query: &str, options: &RecallOptions) -> Result<Vec<RecallHit>> {
         options.check()?;
         if query.trim().is_empty() {
             return Err(Error::new(
@@ -276,7 +276,7 @@ impl<S: Storage> Memory<S> {
     /// matches (a generic prompt), the most important ones. Blocked entries
     /// never appear; the block is capped at `max_chars`. `""` for an empty
     /// memory.
-    pub fn inject(&mut self, prompt: &str) -> String {
+    pub async fn inject(&mut self, prompt: &str) -> String {
         let top_k = self.config.memory.recall.top_k;
         let max_chars = self.config.memory.recall.max_chars;
         let options = RecallOptions {
@@ -287,6 +287,7 @@ impl<S: Storage> Memory<S> {
             Vec::new()
         } else {
             self.recall(prompt, &options)
+                .await
                 .map(|hits| hits.into_iter().map(|h| (h.target, h.index)).collect())
                 .unwrap_or_default()
         };
