@@ -33,8 +33,9 @@ use crate::storage::Change;
 /// Schema version this build reads and writes (`PRAGMA user_version`):
 /// 1 had the sessions only, 2 added `blobs` and `meta`, 3 added the
 /// messages' stored verdicts (`blocked`, `findings`, `scan_rules`) and
-/// `sessions.title_from`.
-pub const SCHEMA_VERSION: i64 = 3;
+/// `sessions.title_from`, 4 added `vectors` (the host embedder's vectors of
+/// entries, by model and text hash).
+pub const SCHEMA_VERSION: i64 = 4;
 
 /// Columns added to tables of an older schema: (table, column, type).
 const ADDED_COLUMNS: [(&str, &str, &str); 4] = [
@@ -136,7 +137,10 @@ pub fn prepare(conn: &Connection) -> Result<()> {
          CREATE INDEX IF NOT EXISTS messages_time ON messages(time);
          CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
              terms, tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\");
-         CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, 'row');",
+         CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, 'row');
+         CREATE TABLE IF NOT EXISTS vectors (
+             model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL,
+             PRIMARY KEY (model, hash));",
     )
     .map_err(sql_error)?;
     for (table, column, kind) in ADDED_COLUMNS {
@@ -168,6 +172,69 @@ pub fn prepare(conn: &Connection) -> Result<()> {
          PRAGMA user_version = {SCHEMA_VERSION};"
     ))
     .map_err(sql_error)?;
+    tx.commit().map_err(sql_error)
+}
+
+/// The vectors of `model` stored for any of `hashes`.
+pub fn load_vectors(
+    conn: &Connection,
+    model: &str,
+    hashes: &[String],
+) -> Result<Vec<(String, Vec<f32>)>> {
+    let mut stmt = conn
+        .prepare_cached("SELECT vector FROM vectors WHERE model = ?1 AND hash = ?2")
+        .map_err(sql_error)?;
+    let mut out = Vec::new();
+    for hash in hashes {
+        let blob: Option<Vec<u8>> = stmt
+            .query_row(params![model, hash], |r| r.get(0))
+            .optional()
+            .map_err(sql_error)?;
+        if let Some(blob) = blob {
+            out.push((hash.clone(), crate::vectors::decode(&blob)));
+        }
+    }
+    Ok(out)
+}
+
+/// Stores vectors of `model`, and drops every stored vector (of any model)
+/// whose text hash is not in `live`: a vector goes with its entry.
+pub fn store_vectors(
+    conn: &Connection,
+    model: &str,
+    new: &[(String, Vec<f32>)],
+    live: &[String],
+) -> Result<()> {
+    let tx = conn.unchecked_transaction().map_err(sql_error)?;
+    {
+        let mut insert = tx
+            .prepare_cached(
+                "INSERT OR REPLACE INTO vectors (model, hash, vector) VALUES (?1, ?2, ?3)",
+            )
+            .map_err(sql_error)?;
+        for (hash, vector) in new {
+            insert
+                .execute(params![model, hash, crate::vectors::encode(vector)])
+                .map_err(sql_error)?;
+        }
+        let live: std::collections::HashSet<&str> = live.iter().map(String::as_str).collect();
+        let stored: Vec<String> = {
+            let mut stmt = tx
+                .prepare_cached("SELECT DISTINCT hash FROM vectors")
+                .map_err(sql_error)?;
+            let rows = stmt
+                .query_map([], |r| r.get::<_, String>(0))
+                .map_err(sql_error)?;
+            rows.collect::<std::result::Result<_, _>>()
+                .map_err(sql_error)?
+        };
+        let mut delete = tx
+            .prepare_cached("DELETE FROM vectors WHERE hash = ?1")
+            .map_err(sql_error)?;
+        for hash in stored.iter().filter(|h| !live.contains(h.as_str())) {
+            delete.execute([hash]).map_err(sql_error)?;
+        }
+    }
     tx.commit().map_err(sql_error)
 }
 

@@ -35,6 +35,19 @@ pub trait Llm {
         -> Answer<'a, serde_json::Value>;
 }
 
+/// A host's embedding model, for hybrid recall: one vector per text, all of
+/// [`Embedder::dimensions`] numbers. mnemo stores the vectors of entries
+/// by (model, text hash) and asks only for new or changed texts; an error
+/// or a malformed answer makes recall fall back to keywords and say so.
+pub trait Embedder {
+    /// The model's name (vectors are kept per model).
+    fn model(&self) -> &str;
+    /// The length of every vector.
+    fn dimensions(&self) -> usize;
+    /// Embeds `texts`, in order.
+    fn embed<'a>(&'a self, texts: &'a [String]) -> Answer<'a, Vec<Vec<f32>>>;
+}
+
 /// The score from which a classifier's answer blocks a write.
 pub const CLASSIFIER_THRESHOLD: f64 = 0.5;
 

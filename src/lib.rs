@@ -57,6 +57,7 @@ pub mod store;
 pub mod text;
 pub mod time;
 pub mod tool;
+pub mod vectors;
 
 #[cfg(all(any(feature = "js", feature = "component"), target_arch = "wasm32"))]
 mod bindings;

@@ -30,7 +30,7 @@ use crate::tool::{self, Effect, Rejected, ToolCall, ToolRequest, ToolResult, MAX
 mod entries;
 mod staging;
 
-pub use entries::{Marked, RecallHit};
+pub use entries::{Marked, RecallHit, Recalled};
 
 /// An open agent memory. See the module docs.
 #[derive(Debug)]
@@ -60,6 +60,19 @@ pub struct Memory<S: Storage> {
     /// are written with the next write or session start, never one write
     /// per read.
     access: Vec<(Target, String, u64)>,
+    /// The host's embedder, when it lent one, and the vectors of entries
+    /// by text key (for its model).
+    embedder: Option<HostEmbedder>,
+    vectors: std::collections::HashMap<String, Vec<f32>>,
+}
+
+/// A host's embedder, held by a memory.
+struct HostEmbedder(Box<dyn crate::host::Embedder>);
+
+impl std::fmt::Debug for HostEmbedder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Embedder({})", self.0.model())
+    }
 }
 
 /// A host's classifier, held by a memory.
@@ -84,6 +97,9 @@ pub struct Status {
     pub user: StoreStatus,
     /// Whether writes are staged for approval, why, and how many wait.
     pub approval: ApprovalStatus,
+    /// How recall ranks: `keyword`, or `hybrid (<model>, <n> dimensions)`
+    /// with a host embedder.
+    pub recall: String,
 }
 
 /// What [`Status::sessions`] says in this build.
@@ -150,6 +166,8 @@ impl<S: Storage> Memory<S> {
             queue: Queue::parse(None),
             queue_raw: None,
             access: Vec::new(),
+            embedder: None,
+            vectors: std::collections::HashMap::new(),
         };
         memory.storage.lock().await?;
         let loaded = async {
@@ -883,6 +901,12 @@ impl<S: Storage> Memory<S> {
             memory: store_status(Target::Memory),
             user: store_status(Target::User),
             approval: self.approval_status(),
+            recall: match &self.embedder {
+                Some(HostEmbedder(e)) => {
+                    format!("hybrid ({}, {} dimensions)", e.model(), e.dimensions())
+                }
+                None => "keyword".to_string(),
+            },
         }
     }
 

@@ -425,6 +425,7 @@ impl GuestMemory for WitMemory {
         };
         let hits = run(self.inner.borrow_mut().recall(&query, &core)).map_err(error)?;
         Ok(hits
+            .results
             .into_iter()
             .map(|h| RecallHit {
                 id: h.id,

@@ -35,6 +35,19 @@ pub struct RecallHit {
     pub explain: Option<Explain>,
 }
 
+/// What `recall` found, and how.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Recalled {
+    /// The results, best first.
+    pub results: Vec<RecallHit>,
+    /// `hybrid` (the host's embedder took part) or `keyword`.
+    pub mode: &'static str,
+    /// Why the hybrid could not run this time (recall fell back to
+    /// keywords), when it could not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+}
+
 /// What a metadata change did.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Marked {
@@ -194,10 +207,128 @@ impl<S: Storage> Memory<S> {
         }
     }
 
+    /// Lends the memory a host's embedding model (or takes it back with
+    /// `None`): recall and inject then rank by the hybrid of
+    /// [`crate::vectors`]. Vectors of entries are kept in the memory's
+    /// database by (model, text hash) and computed for new or changed
+    /// entries only.
+    pub fn set_embedder(&mut self, embedder: Option<Box<dyn crate::host::Embedder>>) -> Result<()> {
+        if let Some(e) = &embedder {
+            if e.model().trim().is_empty() || e.dimensions() == 0 || e.dimensions() > 65_536 {
+                return Err(Error::input(
+                    "an embedder needs a model name and dimensions from 1 to 65536",
+                ));
+            }
+        }
+        self.vectors.clear();
+        self.embedder = embedder.map(HostEmbedder);
+        Ok(())
+    }
+
+    /// Makes sure every clean entry has a vector: from memory, the
+    /// database, or the embedder (new or changed texts only), and drops
+    /// the vectors of entries that are gone.
+    async fn ensure_vectors(&mut self) -> std::result::Result<(), String> {
+        let Some(HostEmbedder(embedder)) = &self.embedder else {
+            return Err("no embedder".into());
+        };
+        let mut live: Vec<(String, String)> = Vec::new();
+        for t in Target::ALL {
+            let store = &self.stores[t.index()];
+            for (i, entry) in store.entries().iter().enumerate() {
+                if store.verdict(i).is_none() {
+                    live.push((crate::store::Key::entry(entry).hex(), entry.clone()));
+                }
+            }
+        }
+        let live_keys: std::collections::HashSet<&str> =
+            live.iter().map(|(k, _)| k.as_str()).collect();
+        let before = self.vectors.len();
+        self.vectors.retain(|k, _| live_keys.contains(k.as_str()));
+        let dropped = self.vectors.len() != before;
+        let mut missing: Vec<(String, String)> = live
+            .iter()
+            .filter(|(k, _)| !self.vectors.contains_key(k))
+            .cloned()
+            .collect();
+        missing.dedup_by(|a, b| a.0 == b.0);
+        let model = embedder.model().to_string();
+        let dims = embedder.dimensions();
+        #[cfg(feature = "sqlite")]
+        if !missing.is_empty() {
+            let keys: Vec<String> = missing.iter().map(|(k, _)| k.clone()).collect();
+            if let Ok(found) = self
+                .storage
+                .database(false, |conn| crate::db::load_vectors(conn, &model, &keys))
+                .await
+            {
+                for (k, v) in found {
+                    if v.len() == dims {
+                        self.vectors.insert(k, v);
+                    }
+                }
+                missing.retain(|(k, _)| !self.vectors.contains_key(k));
+            }
+        }
+        let mut new: Vec<(String, Vec<f32>)> = Vec::new();
+        for chunk in missing.chunks(crate::vectors::BATCH) {
+            let texts: Vec<String> = chunk.iter().map(|(_, t)| t.clone()).collect();
+            let answer = embedder
+                .embed(&texts)
+                .await
+                .map_err(|e| format!("the host's embedder failed ({})", e.message()))?;
+            crate::vectors::check(&answer, texts.len(), dims)?;
+            for ((k, _), v) in chunk.iter().zip(answer) {
+                new.push((k.clone(), v));
+            }
+        }
+        for (k, v) in &new {
+            self.vectors.insert(k.clone(), v.clone());
+        }
+        #[cfg(feature = "sqlite")]
+        if !new.is_empty() || dropped {
+            let keys: Vec<String> = live.iter().map(|(k, _)| k.clone()).collect();
+            // A storage without a database keeps the vectors in memory only.
+            let _ = self
+                .storage
+                .database(true, |conn| {
+                    crate::db::store_vectors(conn, &model, &new, &keys)
+                })
+                .await;
+        }
+        #[cfg(not(feature = "sqlite"))]
+        let _ = (dropped, model);
+        Ok(())
+    }
+
+    /// The query's vector and the entries' (see [`Memory::ensure_vectors`]),
+    /// or why the hybrid cannot run.
+    async fn query_vector(&mut self, query: &str) -> Option<std::result::Result<Vec<f32>, String>> {
+        self.embedder.as_ref()?;
+        Some(
+            async {
+                self.ensure_vectors().await?;
+                let Some(HostEmbedder(embedder)) = &self.embedder else {
+                    return Err("no embedder".to_string());
+                };
+                let texts = [query.to_string()];
+                let answer = embedder
+                    .embed(&texts)
+                    .await
+                    .map_err(|e| format!("the host's embedder failed ({})", e.message()))?;
+                crate::vectors::check(&answer, 1, embedder.dimensions())?;
+                Ok(answer.into_iter().next().unwrap_or_default())
+            }
+            .await,
+        )
+    }
+
     /// The entries most relevant to `query` by the adjusted score (see
-    /// [`crate::meta`]), best first, whatever the stores' modes; blocked
-    /// entries never appear.
-    pub async fn recall(&mut self, query: &str, options: &RecallOptions) -> Result<Vec<RecallHit>> {
+    /// [`crate::meta`]; hybrid with the host's embedder, see
+    /// [`crate::vectors`]), best first, whatever the stores' modes;
+    /// blocked entries never appear. An embedder that fails makes this
+    /// recall keyword-only, and the answer says why.
+    pub async fn recall(&mut self, query: &str, options: &RecallOptions) -> Result<Recalled> {
         options.check()?;
         if query.trim().is_empty() {
             return Err(Error::new(
@@ -205,10 +336,20 @@ impl<S: Storage> Memory<S> {
                 "query is empty; recall needs the words to look for",
             ));
         }
+        let (semantic, skipped) = match self.query_vector(query).await {
+            None => (None, None),
+            Some(Ok(v)) => (Some(v), None),
+            Some(Err(why)) => (
+                None,
+                Some(format!("{why}; this recall ranked by keywords only")),
+            ),
+        };
         let filtered = options.category.is_some()
             || options.min_importance > 0.0
             || options.max_importance < 1.0
-            || options.score_threshold > 0.0;
+            || options.score_threshold > 0.0
+            || semantic.is_some();
+        let vectors = std::mem::take(&mut self.vectors);
         let view = self.view();
         let mut scored: Vec<(Target, usize, Explain)> = Vec::new();
         for t in Target::ALL {
@@ -221,11 +362,24 @@ impl<S: Storage> Memory<S> {
             } else {
                 options.limit.saturating_mul(4).saturating_add(16)
             };
-            for hit in index.search(view.analyzer, query, pool) {
-                if view.stores[t.index()].verdict(hit.doc).is_some() {
+            let keyword: std::collections::HashMap<usize, f32> = index
+                .search(view.analyzer, query, pool)
+                .into_iter()
+                .map(|h| (h.doc, h.score))
+                .collect();
+            let candidates: Vec<usize> = match &semantic {
+                Some(_) => (0..view.stores[t.index()].entries().len()).collect(),
+                None => {
+                    let mut docs: Vec<usize> = keyword.keys().copied().collect();
+                    docs.sort_unstable();
+                    docs
+                }
+            };
+            for doc in candidates {
+                if view.stores[t.index()].verdict(doc).is_some() {
                     continue;
                 }
-                let record = view.sidecar.records(t).get(hit.doc);
+                let record = view.sidecar.records(t).get(doc);
                 let importance = record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance());
                 let category = record.and_then(|r| r.category);
                 if importance < options.min_importance
@@ -234,11 +388,30 @@ impl<S: Storage> Memory<S> {
                 {
                     continue;
                 }
-                let explain = view.score(t, hit.doc, f64::from(hit.score));
+                let bm25 = keyword.get(&doc).copied().map_or(0.0, f64::from);
+                let mut explain = view.score(t, doc, bm25);
+                if let Some(q) = &semantic {
+                    let entry = &view.stores[t.index()].entries()[doc];
+                    let Some(v) = vectors.get(&crate::store::Key::entry(entry).hex()) else {
+                        continue;
+                    };
+                    let cos = crate::vectors::cosine(q, v);
+                    let relevance = crate::vectors::hybrid(
+                        cos,
+                        explain.keyword,
+                        crate::vectors::verbatim(query, entry),
+                    );
+                    explain.semantic = Some(crate::meta::round(cos));
+                    explain.relevance = crate::meta::round(relevance);
+                    explain.adjusted =
+                        crate::meta::round((relevance + explain.boost).max(0.0) * explain.decay);
+                } else if bm25 <= 0.0 {
+                    continue;
+                }
                 if options.score_threshold > 0.0 && explain.adjusted < options.score_threshold {
                     continue;
                 }
-                scored.push((t, hit.doc, explain));
+                scored.push((t, doc, explain));
             }
         }
         scored.sort_by(|a, b| {
@@ -266,8 +439,17 @@ impl<S: Storage> Memory<S> {
                 }
             })
             .collect();
+        self.vectors = vectors;
         self.note_access(hits.iter().map(|h| (h.target, h.index)));
-        Ok(hits)
+        Ok(Recalled {
+            results: hits,
+            mode: if semantic.is_some() {
+                "hybrid"
+            } else {
+                "keyword"
+            },
+            skipped,
+        })
     }
 
     /// The spec's automatic injection for a user's `prompt`: a `## Relevant
@@ -288,7 +470,7 @@ impl<S: Storage> Memory<S> {
         } else {
             self.recall(prompt, &options)
                 .await
-                .map(|hits| hits.into_iter().map(|h| (h.target, h.index)).collect())
+                .map(|r| r.results.into_iter().map(|h| (h.target, h.index)).collect())
                 .unwrap_or_default()
         };
         if picked.is_empty() {

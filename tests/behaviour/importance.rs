@@ -77,7 +77,7 @@ pub async fn metadata_survives_other_edits_and_a_hand_edit() {
         &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "alpha"}))
             .await,
     );
-    let hit = &m.recall("beta", &recall_all(false)).await.unwrap()[0];
+    let hit = &m.recall("beta", &recall_all(false)).await.unwrap().results[0];
     assert_eq!(hit.importance, 0.8);
     assert_eq!(hit.category, "project");
     // A hand edit of the entry's text keeps its id and metadata.
@@ -86,7 +86,7 @@ pub async fn metadata_survives_other_edits_and_a_hand_edit() {
         "second note about beta, edited by hand\n§\nthird note about gamma",
     );
     m.refresh().await.unwrap();
-    let hit = &m.recall("beta", &recall_all(false)).await.unwrap()[0];
+    let hit = &m.recall("beta", &recall_all(false)).await.unwrap().results[0];
     assert_eq!(hit.importance, 0.8);
     assert_eq!(hit.content, "second note about beta, edited by hand");
 }
@@ -103,7 +103,7 @@ pub async fn decay_importance_and_pins_shape_the_score() {
         &m.tool(&add("memory", "deploy freeze during december"))
             .await,
     );
-    let hits = m.recall("deploy", &recall_all(true)).await.unwrap();
+    let hits = m.recall("deploy", &recall_all(true)).await.unwrap().results;
     let old = hits.iter().find(|h| h.content.contains("friday")).unwrap();
     let new = hits
         .iter()
@@ -117,21 +117,25 @@ pub async fn decay_importance_and_pins_shape_the_score() {
     assert!((e_old.adjusted - e_old.relevance * e_old.decay).abs() < 1e-3);
     // Far in the future the decay floors at 0.7.
     now.set(now.get() + 20 * 365 * DAY);
-    let hits = m.recall("deploy", &recall_all(true)).await.unwrap();
+    let hits = m.recall("deploy", &recall_all(true)).await.unwrap().results;
     assert!(hits
         .iter()
         .all(|h| (h.explain.as_ref().unwrap().decay - 0.7).abs() < 1e-3));
     // A pin exempts from decay and gives full importance; `#pinned` too.
     let marked = m.pin("friday", None).await.unwrap();
     assert_eq!(marked.entries.len(), 1);
-    let hits = m.recall("deploy", &recall_all(true)).await.unwrap();
+    let hits = m.recall("deploy", &recall_all(true)).await.unwrap().results;
     let pinned = hits.iter().find(|h| h.content.contains("friday")).unwrap();
     assert!(pinned.pinned);
     assert_eq!(pinned.importance, 1.0);
     assert_eq!(pinned.explain.as_ref().unwrap().decay, 1.0);
     assert_eq!(hits[0].content, pinned.content);
     assert_ok(&m.tool(&add("memory", "deploy checklist #pinned")).await);
-    let hits = m.recall("checklist", &recall_all(true)).await.unwrap();
+    let hits = m
+        .recall("checklist", &recall_all(true))
+        .await
+        .unwrap()
+        .results;
     assert!(hits[0].pinned);
     // Pins and importance are metadata: the Markdown is unchanged.
     assert_eq!(
@@ -157,7 +161,11 @@ pub async fn recall_filters_and_thresholds_are_absolute() {
                 .await,
         );
     }
-    let all = m.recall("database", &recall_all(false)).await.unwrap();
+    let all = m
+        .recall("database", &recall_all(false))
+        .await
+        .unwrap()
+        .results;
     assert_eq!(all.len(), 3);
     assert!(all.iter().all(|h| h.relevance >= 0.0 && h.relevance < 1.2));
     let important = m
@@ -166,7 +174,8 @@ pub async fn recall_filters_and_thresholds_are_absolute() {
             &RecallOptions::from_json(&json!({"minImportance": 0.5})).unwrap(),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .results;
     assert_eq!(important.len(), 2);
     let prefs = m
         .recall(
@@ -174,7 +183,8 @@ pub async fn recall_filters_and_thresholds_are_absolute() {
             &RecallOptions::from_json(&json!({"category": "preference"})).unwrap(),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .results;
     assert_eq!(prefs.len(), 1);
     // A threshold above every score finds nothing; an unrelated query too.
     let none = m
@@ -183,12 +193,14 @@ pub async fn recall_filters_and_thresholds_are_absolute() {
             &RecallOptions::from_json(&json!({"scoreThreshold": 0.99})).unwrap(),
         )
         .await
-        .unwrap();
+        .unwrap()
+        .results;
     assert!(none.is_empty());
     assert!(m
         .recall("volcano", &recall_all(false))
         .await
         .unwrap()
+        .results
         .is_empty());
     for bad in [
         json!({"limit": 0}),
@@ -211,7 +223,14 @@ pub async fn accesses_are_counted_lazily() {
     assert_ok(&m.tool(&add("memory", "the staging ssh port is 2222")).await);
     let before = s.snapshot();
     for _ in 0..3 {
-        assert_eq!(m.recall("ssh", &recall_all(false)).await.unwrap().len(), 1);
+        assert_eq!(
+            m.recall("ssh", &recall_all(false))
+                .await
+                .unwrap()
+                .results
+                .len(),
+            1
+        );
         m.search("staging", &mnemo::api::SearchOptions::default());
     }
     // Reads wrote nothing.
@@ -332,4 +351,194 @@ pub async fn injection_falls_back_to_the_most_important() {
     );
     m.refresh().await.unwrap();
     assert_eq!(m.inject("check inbox").await, "");
+}
+
+/// A deterministic embedder: each word counts towards the concept it
+/// belongs to, so synonyms land on one axis without sharing a word.
+pub struct Concepts {
+    pub calls: Cell<usize>,
+    pub texts: Cell<usize>,
+    pub fail: bool,
+}
+
+const AXES: [&[&str]; 4] = [
+    &[
+        "rate",
+        "limiting",
+        "throttling",
+        "throttle",
+        "requests",
+        "req",
+    ],
+    &["database", "postgres", "sql", "backups"],
+    &["lunch", "food", "restaurant", "eat"],
+    &["deploy", "release", "ship"],
+];
+
+impl mnemo::host::Embedder for Concepts {
+    fn model(&self) -> &str {
+        "concepts-v1"
+    }
+    fn dimensions(&self) -> usize {
+        AXES.len() + 1
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> mnemo::host::Answer<'a, Vec<Vec<f32>>> {
+        self.calls.set(self.calls.get() + 1);
+        self.texts.set(self.texts.get() + texts.len());
+        let fail = self.fail;
+        Box::pin(async move {
+            if fail {
+                return Err(mnemo::Error::new(
+                    ErrorKind::Storage,
+                    "embedding service down",
+                ));
+            }
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    let mut v = vec![0f32; AXES.len() + 1];
+                    for w in t.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
+                        match AXES.iter().position(|axis| axis.contains(&w)) {
+                            Some(i) => v[i] += 1.0,
+                            None if !w.is_empty() => v[AXES.len()] += 0.1,
+                            None => {}
+                        }
+                    }
+                    v
+                })
+                .collect())
+        })
+    }
+}
+
+pub async fn hybrid_recall_with_the_hosts_embedder() {
+    let (s, _) = clocked();
+    let mut m = open(&s, Config::default()).await;
+    for text in [
+        "Rate limiting: 100 req/min per user (token bucket)",
+        "Database backups run nightly to the cold bucket",
+        "Lunch place near the office closes at 3pm",
+    ] {
+        assert_ok(&m.tool(&add("memory", text)).await);
+    }
+    assert_eq!(m.status().recall, "keyword");
+    // Keywords alone do not see "throttling" in "rate limiting".
+    let kw = m.recall("throttling", &recall_all(false)).await.unwrap();
+    assert_eq!(kw.mode, "keyword");
+    assert!(kw.results.is_empty());
+    let embedder = std::rc::Rc::new(Concepts {
+        calls: Cell::new(0),
+        texts: Cell::new(0),
+        fail: false,
+    });
+    struct Shared(std::rc::Rc<Concepts>);
+    impl mnemo::host::Embedder for Shared {
+        fn model(&self) -> &str {
+            self.0.model()
+        }
+        fn dimensions(&self) -> usize {
+            self.0.dimensions()
+        }
+        fn embed<'a>(&'a self, texts: &'a [String]) -> mnemo::host::Answer<'a, Vec<Vec<f32>>> {
+            self.0.embed(texts)
+        }
+    }
+    m.set_embedder(Some(Box::new(Shared(embedder.clone()))))
+        .unwrap();
+    assert_eq!(m.status().recall, "hybrid (concepts-v1, 5 dimensions)");
+    let hy = m.recall("throttling", &recall_all(true)).await.unwrap();
+    assert_eq!(hy.mode, "hybrid");
+    assert!(hy.results[0].content.starts_with("Rate limiting"), "{hy:?}");
+    let parts = hy.results[0].explain.clone().unwrap();
+    assert!(parts.semantic.unwrap() > 0.9);
+    assert_eq!(parts.keyword, 0.0);
+    assert!((parts.relevance - 0.6 * parts.semantic.unwrap()).abs() < 1e-3);
+    // Three entries and one query were embedded; a second recall embeds
+    // only its query, a new entry only itself.
+    assert_eq!(embedder.texts.get(), 4);
+    m.recall("database", &recall_all(false)).await.unwrap();
+    assert_eq!(embedder.texts.get(), 5);
+    assert_ok(&m.tool(&add("memory", "Ship releases on Thursdays")).await);
+    let r = m.recall("deploy", &recall_all(false)).await.unwrap();
+    assert_eq!(embedder.texts.get(), 7);
+    assert!(r.results[0].content.starts_with("Ship releases"));
+    // Two query words verbatim and both parts strong: both bonuses.
+    let r = m.recall("rate limiting", &recall_all(true)).await.unwrap();
+    let parts = r.results[0].explain.clone().unwrap();
+    let expected = 0.6 * parts.semantic.unwrap()
+        + 0.4 * parts.keyword
+        + 0.15
+        + if parts.semantic.unwrap() > 0.5 && parts.keyword > 0.5 {
+            0.10
+        } else {
+            0.0
+        };
+    assert!((parts.relevance - expected).abs() < 1e-3, "{parts:?}");
+    // Injection uses it too.
+    assert!(m
+        .inject("any throttling rules?")
+        .await
+        .contains("Rate limiting"));
+    // An embedder that fails: recall falls back to keywords and says so.
+    m.set_embedder(Some(Box::new(Concepts {
+        calls: Cell::new(0),
+        texts: Cell::new(0),
+        fail: true,
+    })))
+    .unwrap();
+    let r = m.recall("rate", &recall_all(false)).await.unwrap();
+    assert_eq!(r.mode, "keyword");
+    assert!(r.skipped.unwrap().contains("embedding service down"));
+    assert_eq!(r.results.len(), 1);
+    // A bad embedder is refused when lent.
+    struct Bad;
+    impl mnemo::host::Embedder for Bad {
+        fn model(&self) -> &str {
+            ""
+        }
+        fn dimensions(&self) -> usize {
+            0
+        }
+        fn embed<'a>(&'a self, _: &'a [String]) -> mnemo::host::Answer<'a, Vec<Vec<f32>>> {
+            Box::pin(async { Ok(Vec::new()) })
+        }
+    }
+    assert!(m.set_embedder(Some(Box::new(Bad))).is_err());
+}
+
+/// Vectors live in the memory's database, by model and text hash, and go
+/// with their entries.
+#[cfg(feature = "sqlite")]
+pub async fn vectors_are_kept_in_the_database_and_dropped_with_entries() {
+    let storage = mnemo::SqliteStorage::in_memory().unwrap();
+    let mut m = mnemo::Memory::open(storage, Config::default())
+        .await
+        .unwrap();
+    m.set_embedder(Some(Box::new(Concepts {
+        calls: Cell::new(0),
+        texts: Cell::new(0),
+        fail: false,
+    })))
+    .unwrap();
+    assert_ok(&m.tool(&add("memory", "Rate limiting is 100 req/min")).await);
+    assert_ok(&m.tool(&add("memory", "Lunch at noon")).await);
+    m.recall("throttle", &recall_all(false)).await.unwrap();
+    let count = |m: &mnemo::Memory<mnemo::SqliteStorage>| -> i64 {
+        m.storage()
+            .connection()
+            .unwrap()
+            .query_row(
+                "SELECT COUNT(*) FROM vectors WHERE model = 'concepts-v1'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap()
+    };
+    assert_eq!(count(&m), 2);
+    assert_ok(
+        &m.tool(&json!({"action": "remove", "target": "memory", "old_text": "Lunch"}))
+            .await,
+    );
+    m.recall("throttle", &recall_all(false)).await.unwrap();
+    assert_eq!(count(&m), 1);
 }

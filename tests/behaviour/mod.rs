@@ -82,6 +82,7 @@ macro_rules! behaviour_suite {
             accesses_are_counted_lazily
             operations_select_like_old_text
             injection_falls_back_to_the_most_important
+            hybrid_recall_with_the_hosts_embedder
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]
@@ -95,6 +96,7 @@ macro_rules! behaviour_suite {
             a_title_cut_from_a_blocked_message_is_hidden
             verdicts_are_stored_at_append_and_recomputed_when_the_rules_change
             recorded_messages_are_capped_at_what_the_scanner_reads
+            vectors_are_kept_in_the_database_and_dropped_with_entries
         );
     };
     ($($name:ident)*) => {$(
