@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use mnemo::Target;
 
 const ABOUT: &str =
@@ -25,8 +25,15 @@ it, the whole store is in the system prompt).
 Where things live:
   $MNEMO_HOME              default ~/.mnemo
   $MNEMO_HOME/memories     the memories directory (or --dir DIR)
-  $MNEMO_HOME/config.yaml  the config (or --config FILE); only its `memory:`
-                           section is read, other sections are ignored
+  $MNEMO_HOME/config.yaml  the config (or --config FILE); its `memory:` section,
+                           `display.memory_notifications` and
+                           `auxiliary.background_review` are read, everything
+                           else is left to the tools it belongs to
+
+With `memory.write_approval: true` (or `mnemo approval on`) every write is
+staged for your approval instead of applied: in a terminal mnemo asks at once,
+elsewhere the write waits in `mnemo pending` for `mnemo approve` or
+`mnemo reject`.
 
 Errors print `error [<code>]: <message>` and exit with status 1; a wrong
 command line exits with status 2.";
@@ -38,6 +45,8 @@ Examples:
   mnemo replace 'nextest' 'Project uses Rust 1.95; tests run with cargo test'
   mnemo status
   mnemo prompt                   # the block an agent puts in its system prompt
+  mnemo pending                  # writes waiting for your approval
+  mnemo review chat.jsonl --provider ollama --model qwen3:8b
   mnemo --dir ./memories export --out backup/";
 
 #[derive(Debug, Parser)]
@@ -52,6 +61,10 @@ pub struct Cli {
     /// [default: $MNEMO_HOME/config.yaml, defaults when missing]
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
+
+    /// The agent these writes are from (kept with staged writes and entries)
+    #[arg(long, global = true, value_name = "NAME", env = "MNEMO_AGENT")]
+    pub agent: Option<String>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -371,6 +384,141 @@ Example:
         #[arg(value_name = "FILE", required = true)]
         files: Vec<PathBuf>,
     },
+
+    /// List the writes waiting for your approval
+    #[command(
+        long_about = "\
+List the staged writes, oldest first: their id, where they came from
+(foreground: an agent's or your own write; review [auto]: the background
+review), the agent, their age, their state and a one-line summary. A write in
+state needs_review could not be applied when it was approved (the store had
+changed); the reason is shown under it. Staged writes are invisible to every
+read until approved.",
+        after_help = "\
+Examples:
+  mnemo pending
+  mnemo pending --json | jq '.[].id'"
+    )]
+    Pending {
+        /// Print the staged writes as JSON: [{id, origin, agent?, created,
+        /// summary, operations, state, reason?}]
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Apply a staged write (or all of them)
+    #[command(
+        long_about = "\
+Apply the staged write ID (p3, or just 3), or every one with `all`, oldest
+first. Each is checked again against the stores as they are now (unique
+match, limits, duplicates, the security scanner): a write that no longer
+applies stays pending as needs_review with the reason, and the exit status is
+1. --edit opens the staged text in $VISUAL or $EDITOR first, --content gives
+the new text directly; both are for one staged add or replace.",
+        after_help = "\
+Examples:
+  mnemo approve p3
+  mnemo approve all
+  mnemo approve p4 --edit
+  mnemo approve p4 --content 'User prefers light mode in VS Code'"
+    )]
+    Approve {
+        /// The staged write's id, or `all`
+        #[arg(value_name = "ID|all")]
+        which: String,
+        /// Edit the staged text in $VISUAL / $EDITOR before approving
+        #[arg(long, conflicts_with = "content")]
+        edit: bool,
+        /// Approve with this text instead of the staged one; `-` reads it
+        /// from standard input
+        #[arg(long, value_name = "TEXT")]
+        content: Option<String>,
+        /// Print what was applied and what was not as JSON
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Drop a staged write (or all of them)
+    #[command(
+        long_about = "\
+Drop the staged write ID, or every one with `all`. Nothing enters the stores;
+the dropped texts are kept in the history (`mnemo history`, cause rejected).",
+        after_help = "\
+Examples:
+  mnemo reject p2
+  mnemo reject all"
+    )]
+    Reject {
+        /// The staged write's id, or `all`
+        #[arg(value_name = "ID|all")]
+        which: String,
+        /// Print what was dropped as JSON
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Show or switch write approval
+    #[command(
+        long_about = "\
+Without an argument, show whether writes are staged for approval and where
+that comes from: the config's memory.write_approval, or an override set here.
+`on` or `off` sets the override, kept with the memories (so every process and
+the npm package see it) until changed again; it wins over the config. Staged
+writes stay staged either way.",
+        after_help = "\
+Examples:
+  mnemo approval
+  mnemo approval on"
+    )]
+    Approval {
+        /// `on` or `off`
+        #[arg(value_enum, value_name = "on|off")]
+        state: Option<Switch>,
+        /// Print the state as JSON: {enabled, source, pending, needs_review}
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Run the background memory review of a conversation on a model
+    #[command(
+        long_about = "\
+Let a model read a conversation and the current memory and save what is worth
+keeping, as the background review does after a turn: mnemo sends the review
+instructions, the stores and the transcript to an OpenAI-compatible
+chat-completions endpoint (POST <base>/chat/completions with the memory tool),
+applies the memory tool calls the model makes as writes of origin `review`
+(staged when approval is on; checked by the security scanner like any write)
+and loops until the model stops, up to auxiliary.background_review's
+max_iterations calls and max_input_chars per call.
+
+TRANSCRIPT is JSON Lines, one OpenAI chat message per line ({role, content,
+tool_calls?, tool_call_id?, name?}), or one JSON array of messages; `-` reads
+standard input.
+
+The endpoint: --llm URL, else --provider's (openai https://api.openai.com/v1,
+openrouter https://openrouter.ai/api/v1, ollama http://localhost:11434/v1), else
+the config's auxiliary.background_review base_url or provider. The key comes
+from an environment variable, sent as `Authorization: Bearer`: --api-key-env
+VAR, else the provider's (OPENAI_API_KEY, OPENROUTER_API_KEY; none for ollama
+or a bare --llm URL). The model: --model, else the config's model unless it is
+`auto`.
+
+The review model is taken to differ from the conversation's, so a compact
+digest of the transcript is sent (the last 24 messages verbatim, older ones
+collapsed); --same-model replays the whole transcript instead, as when the
+review runs on the conversation's own model with its prompt cache warm.
+
+Prints each tool call and its outcome, the staged ids, the notification line
+and the usage the endpoint reported. Exits 1 when the review stopped on an
+error (writes made before it stand).",
+        after_help = "\
+Examples:
+  mnemo review chat.jsonl --provider ollama --model qwen3:8b
+  OPENAI_API_KEY=sk-… mnemo review chat.jsonl --provider openai --model gpt-4.1-mini
+  mnemo review chat.jsonl --provider openrouter --model google/gemini-3-flash-preview
+  mnemo review chat.jsonl --llm http://127.0.0.1:8080/v1 --model local --json"
+    )]
+    Review(ReviewArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -493,4 +641,69 @@ impl TargetArg {
             TargetArg::User => "user",
         }
     }
+}
+
+/// `on` or `off`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Switch {
+    /// Stage every write for approval
+    On,
+    /// Write freely
+    Off,
+}
+
+/// A provider with a known OpenAI-compatible base URL.
+// The variants' docs are `--help` text, where a URL reads best bare.
+#[allow(rustdoc::bare_urls)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ProviderArg {
+    /// https://api.openai.com/v1, key in OPENAI_API_KEY
+    Openai,
+    /// https://openrouter.ai/api/v1, key in OPENROUTER_API_KEY
+    Openrouter,
+    /// http://localhost:11434/v1 (a local Ollama), no key
+    Ollama,
+}
+
+impl ProviderArg {
+    /// The provider's name, as the config spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            ProviderArg::Openai => "openai",
+            ProviderArg::Openrouter => "openrouter",
+            ProviderArg::Ollama => "ollama",
+        }
+    }
+}
+
+/// The arguments of `mnemo review`.
+#[derive(Debug, Args)]
+pub struct ReviewArgs {
+    /// The conversation: JSON Lines of chat messages, or a JSON array;
+    /// `-` reads standard input
+    #[arg(value_name = "TRANSCRIPT")]
+    pub transcript: String,
+    /// Base URL of an OpenAI-compatible API (…/v1)
+    #[arg(long, value_name = "URL")]
+    pub llm: Option<String>,
+    /// The model to run the review on
+    #[arg(long, value_name = "NAME")]
+    pub model: Option<String>,
+    /// A known provider, naming its base URL and its key's variable
+    #[arg(long, value_enum)]
+    pub provider: Option<ProviderArg>,
+    /// The environment variable holding the API key
+    #[arg(long, value_name = "VAR")]
+    pub api_key_env: Option<String>,
+    /// The model is the conversation's own: replay the whole transcript
+    /// instead of a digest
+    #[arg(long)]
+    pub same_model: bool,
+    /// Seconds one model call may take, connecting included: 1 to 3600
+    #[arg(long, value_name = "SECS", default_value_t = 120,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub timeout: u64,
+    /// Print the review's report as JSON
+    #[arg(long)]
+    pub json: bool,
 }

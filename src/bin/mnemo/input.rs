@@ -1,9 +1,10 @@
 //! What the CLI reads from a person: arguments that may come from standard
-//! input (`-`), whole files, and yes/no questions.
+//! input (`-`), whole files, yes/no questions and texts edited in
+//! `$VISUAL` / `$EDITOR`.
 //!
 //! Reading only: nothing here opens the memory or writes to standard output.
 
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 
 use mnemo::{Error, ErrorKind, Result};
 
@@ -43,12 +44,60 @@ pub fn file_or_stdin(file: &str) -> Result<String> {
 /// reads the answer; only `y` or `yes` agrees. When the answer is no, says
 /// that nothing was deleted, since every question guards a deletion.
 pub fn confirm_delete(question: &str) -> bool {
-    let _ = write!(io::stderr(), "{question}");
-    let mut answer = String::new();
-    let _ = io::stdin().read_line(&mut answer);
-    let yes = matches!(answer.trim().to_lowercase().as_str(), "y" | "yes");
+    let yes = ask(question);
     if !yes {
         let _ = writeln!(io::stderr(), "cancelled; nothing deleted");
     }
     yes
+}
+
+/// Asks `question` on standard error (it ends with its own `[y/N] `) and
+/// reads one line of standard input; only `y` or `yes` agrees, anything
+/// else (an empty line, end of input) is no.
+pub fn ask(question: &str) -> bool {
+    let _ = write!(io::stderr(), "{question}");
+    let _ = io::stderr().flush();
+    let mut answer = String::new();
+    let _ = io::stdin().read_line(&mut answer);
+    matches!(answer.trim().to_lowercase().as_str(), "y" | "yes")
+}
+
+/// Whether a person is at the terminal to answer a question: standard
+/// input and standard error are both terminals (the question goes to
+/// standard error, so standard output can still be piped).
+pub fn interactive() -> bool {
+    io::stdin().is_terminal() && io::stderr().is_terminal()
+}
+
+/// Opens `text` in `$VISUAL` / `$EDITOR` (default `vi`) and returns what
+/// was saved; an editor that fails changes nothing.
+pub fn edit_in_editor(text: &str) -> Result<String> {
+    let io_err = |what: &str, e: std::io::Error| {
+        Error::new(ErrorKind::Storage, format!("could not {what}: {e}"))
+    };
+    let dir = std::env::temp_dir().join(format!("mnemo-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| io_err("create a temp dir", e))?;
+    let file = dir.join("entry.md");
+    std::fs::write(&file, text).map_err(|e| io_err("write the temp file", e))?;
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let editor = var("VISUAL")
+        .or_else(|| var("EDITOR"))
+        .unwrap_or_else(|| "vi".to_string());
+    let status = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!("{editor} \"$1\""))
+        .arg("mnemo-editor")
+        .arg(&file)
+        .status()
+        .map_err(|e| io_err("start the editor", e))?;
+    let result = if status.success() {
+        std::fs::read_to_string(&file).map_err(|e| io_err("read the edited file", e))
+    } else {
+        Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!("the editor ({editor}) exited with {status}; nothing changed"),
+        ))
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    result
 }

@@ -11,11 +11,13 @@
 //! - [`paths`]: `$MNEMO_HOME`, `--dir`, `--config`, opening the memory
 //! - [`input`]: arguments from standard input, yes/no questions
 //! - [`render`]: everything drawn for a terminal
+//! - [`llm`]: the OpenAI-compatible chat-completions client of `review`
 //! - [`commands`]: one file per group of commands
 
 mod commands;
 mod flags;
 mod input;
+mod llm;
 mod paths;
 mod render;
 
@@ -25,7 +27,7 @@ use std::process::ExitCode;
 use clap::Parser;
 use mnemo::Result;
 
-use crate::commands::{journey, scan, search, sectors, sessions, store, tool};
+use crate::commands::{approval, journey, review, scan, search, sectors, sessions, store, tool};
 use crate::flags::{Cli, Command};
 use crate::paths::Paths;
 
@@ -42,7 +44,7 @@ fn main() -> ExitCode {
 
 /// Dispatches a parsed command line to its command.
 fn run(cli: Cli) -> Result<ExitCode> {
-    let paths = Paths::new(cli.dir, cli.config);
+    let paths = Paths::new(cli.dir, cli.config, cli.agent);
     match cli.command {
         Command::Status { json } => store::status(&paths, json),
         Command::Prompt => store::prompt(&paths),
@@ -81,5 +83,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Scan { file, store, json } => scan::scan(&file, store, json),
         Command::Tool { json } => tool::tool(&paths, json),
         Command::Schema => tool::schema(),
+        Command::Pending { json } => approval::pending(&paths, json),
+        Command::Approve {
+            which,
+            edit,
+            content,
+            json,
+        } => approval::approve(&paths, which, edit, content, json),
+        Command::Reject { which, json } => approval::reject(&paths, which, json),
+        Command::Approval { state, json } => approval::approval(&paths, state, json),
+        Command::Review(args) => review::review(&paths, args),
     }
 }

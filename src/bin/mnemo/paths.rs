@@ -1,9 +1,12 @@
 //! Where the memories and the config live, and opening them.
 //!
 //! `$MNEMO_HOME` (default `~/.mnemo`), `--dir` and `--config` are resolved
-//! here, and the `memory:` section of `config.yaml` becomes a
-//! [`mnemo::Config`]. The section's rules are the core's: this module only
-//! finds the file and hands the section over; it never checks a key itself.
+//! here, and mnemo's keys of `config.yaml` become a [`mnemo::Config`]: the
+//! `memory:` section, `display.memory_notifications` and
+//! `auxiliary.background_review`. The file is shared with other tools, so
+//! their keys beside these (other `display:` and `auxiliary:` keys, other
+//! sections) are left alone. The keys' rules are the core's: this module
+//! only finds them and hands them over; it never checks a value itself.
 
 use std::fs;
 use std::io;
@@ -22,20 +25,24 @@ pub struct Paths {
     dir: Option<PathBuf>,
     config: Option<PathBuf>,
     home: Option<PathBuf>,
+    agent: Option<String>,
 }
 
 impl Paths {
     /// The paths of a command line: `--dir` and `--config` when given,
-    /// otherwise under `$MNEMO_HOME`.
-    pub fn new(dir: Option<PathBuf>, config: Option<PathBuf>) -> Paths {
+    /// otherwise under `$MNEMO_HOME`; `agent` names whose writes these are
+    /// (`--agent`, `MNEMO_AGENT`).
+    pub fn new(dir: Option<PathBuf>, config: Option<PathBuf>, agent: Option<String>) -> Paths {
         Paths {
             dir,
             config,
             home: mnemo_home(),
+            agent,
         }
     }
 
-    /// Opens the memory, and says where its config came from.
+    /// Opens the memory (with the agent named, if any), and says where its
+    /// config came from.
     pub fn open(&self) -> Result<(Memory<Dir>, String)> {
         let (config, source) = self.load_config()?;
         let dir = match (&self.dir, &self.home) {
@@ -49,7 +56,8 @@ impl Paths {
             }
         };
         let storage = directory(dir)?;
-        let memory = run_ready(Memory::open(storage, config))??;
+        let mut memory = run_ready(Memory::open(storage, config))??;
+        memory.set_agent(self.agent.as_deref())?;
         Ok((memory, source))
     }
 
@@ -100,28 +108,66 @@ fn mnemo_home() -> Option<PathBuf> {
         .map(|home| PathBuf::from(home).join(".mnemo"))
 }
 
-/// Reads the `memory:` section of a YAML config, ignoring the sections of
-/// other tools; the section itself is checked strictly by the core.
+/// Reads mnemo's keys of a YAML config: the `memory:` section,
+/// `display.memory_notifications` and `auxiliary.background_review`,
+/// ignoring every other key (they belong to other tools); the keys
+/// themselves are checked strictly by the core.
 fn config_from_yaml(text: &str) -> Result<Config> {
     let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
     let mut doc: serde_yaml::Value =
         serde_yaml::from_str(text).map_err(|e| invalid(format!("not valid YAML: {e}")))?;
     doc.apply_merge()
         .map_err(|e| invalid(format!("not valid YAML: {e}")))?;
-    let section = match doc {
-        serde_yaml::Value::Null => None,
-        serde_yaml::Value::Mapping(mut map) => map.remove("memory"),
+    let mut map = match doc {
+        serde_yaml::Value::Null => return Ok(Config::default()),
+        serde_yaml::Value::Mapping(map) => map,
         _ => {
             return Err(invalid(
                 "expected a mapping of sections (like `memory:`) at the top level".into(),
             ))
         }
     };
-    let section = match section {
-        None | Some(serde_yaml::Value::Null) => return Ok(Config::default()),
-        Some(section) => section,
-    };
-    let section = serde_json::to_value(&section)
-        .map_err(|e| invalid(format!("the memory: section cannot be read: {e}")))?;
-    Config::from_json(&json!({ "memory": section }))
+    let mut config = serde_json::Map::new();
+    if let Some(section) = map.remove("memory").filter(|s| !s.is_null()) {
+        config.insert("memory".into(), to_json("memory", section)?);
+    }
+    if let Some(mode) = pick(&mut map, "display", "memory_notifications") {
+        // YAML 1.1 readers (PyYAML) load a bare `off`/`on` as a boolean;
+        // a file written for them means the same here.
+        let mode = match mode {
+            serde_yaml::Value::Bool(on) => serde_yaml::Value::from(if on { "on" } else { "off" }),
+            other => other,
+        };
+        config.insert(
+            "display".into(),
+            json!({"memory_notifications": to_json("display.memory_notifications", mode)?}),
+        );
+    }
+    if let Some(review) = pick(&mut map, "auxiliary", "background_review") {
+        config.insert(
+            "auxiliary".into(),
+            json!({"background_review": to_json("auxiliary.background_review", review)?}),
+        );
+    }
+    Config::from_json(&serde_json::Value::Object(config))
+}
+
+/// The key `key` of the top-level section `section`, unless absent or
+/// null. The section is shared with other tools: its other keys are not
+/// looked at, and a section that is not a mapping holds no key of mnemo's.
+fn pick(map: &mut serde_yaml::Mapping, section: &str, key: &str) -> Option<serde_yaml::Value> {
+    match map.get_mut(section) {
+        Some(serde_yaml::Value::Mapping(inner)) => inner.remove(key).filter(|v| !v.is_null()),
+        _ => None,
+    }
+}
+
+/// A YAML value as JSON, for the core's checks; `at` names it in errors.
+fn to_json(at: &str, value: serde_yaml::Value) -> Result<serde_json::Value> {
+    serde_json::to_value(&value).map_err(|e| {
+        Error::new(
+            ErrorKind::InvalidConfig,
+            format!("invalid config at {at}: it cannot be read ({e})"),
+        )
+    })
 }

@@ -12,7 +12,7 @@ use mnemo::{Error, ErrorKind, Memory, Result, Target};
 use crate::paths::Dir;
 
 use crate::flags::JourneyAction;
-use crate::input::confirm_delete;
+use crate::input::{confirm_delete, edit_in_editor};
 use crate::paths::Paths;
 use crate::render::{self, out, pretty, use_color, Style};
 
@@ -100,35 +100,4 @@ fn node_entry(memory: &Memory<Dir>, node: &str) -> Result<(Target, usize, String
     let (target, index) = memory.node(node)?;
     let entry = memory.store(target).entries()[index].clone();
     Ok((target, index, entry))
-}
-
-/// Opens `text` in `$VISUAL` / `$EDITOR` (default `vi`) and returns what was saved.
-fn edit_in_editor(text: &str) -> Result<String> {
-    let io_err = |what: &str, e: std::io::Error| {
-        Error::new(ErrorKind::Storage, format!("could not {what}: {e}"))
-    };
-    let dir = std::env::temp_dir().join(format!("mnemo-edit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| io_err("create a temp dir", e))?;
-    let file = dir.join("entry.md");
-    std::fs::write(&file, text).map_err(|e| io_err("write the temp file", e))?;
-    let editor = std::env::var("VISUAL")
-        .or_else(|_| std::env::var("EDITOR"))
-        .unwrap_or_else(|_| "vi".to_string());
-    let status = std::process::Command::new("sh")
-        .arg("-c")
-        .arg(format!("{editor} \"$1\""))
-        .arg("mnemo-editor")
-        .arg(&file)
-        .status()
-        .map_err(|e| io_err("start the editor", e))?;
-    let result = if status.success() {
-        std::fs::read_to_string(&file).map_err(|e| io_err("read the edited file", e))
-    } else {
-        Err(Error::new(
-            ErrorKind::InvalidInput,
-            format!("the editor ({editor}) exited with {status}; nothing changed"),
-        ))
-    };
-    let _ = std::fs::remove_dir_all(&dir);
-    result
 }

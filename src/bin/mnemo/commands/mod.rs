@@ -3,7 +3,9 @@
 //! [`crate::render`] and returns the exit status; none of them parses
 //! arguments or decides a rule the core owns.
 
+pub mod approval;
 pub mod journey;
+pub mod review;
 pub mod scan;
 pub mod search;
 pub mod sectors;

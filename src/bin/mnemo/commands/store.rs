@@ -3,7 +3,9 @@
 //! `history`, `export` and `import`.
 //!
 //! Writes go through the core's memory tool or its import, so limits,
-//! locking, backups and damaged files are decided there, never here.
+//! locking, backups, damaged files and write approval are decided there,
+//! never here. While approval is on, a write is staged and, in a terminal,
+//! asked about at once ([`settle`]).
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -16,6 +18,7 @@ use mnemo::store::thousands;
 use mnemo::{Error, ErrorKind, Files, Memory, Result, Storage, Target, ToolResult};
 use serde_json::{json, Value};
 
+use crate::commands::approval::settle;
 use crate::flags::TargetArg;
 use crate::input::arg_or_stdin;
 use crate::paths::Paths;
@@ -29,10 +32,21 @@ pub fn status(paths: &Paths, json: bool) -> Result<ExitCode> {
         out(&pretty(&status)?)?;
     } else {
         let dir = memory.storage().files().dir();
+        let approval = &status.approval;
         let mut text = format!(
-            "Memories directory: {}\nConfig: {config_source}\n",
-            dir.display()
+            "Memories directory: {}\nConfig: {config_source}\nWrite approval: {} ({}) · {}",
+            dir.display(),
+            if approval.enabled { "on" } else { "off" },
+            approval.source,
+            match approval.pending {
+                0 => "nothing pending".to_string(),
+                n => format!("{n} pending (`mnemo pending`)"),
+            }
         );
+        if approval.needs_review > 0 {
+            text.push_str(&format!(", {} need review", approval.needs_review));
+        }
+        text.push('\n');
         for (target, s) in [
             (Target::Memory, &status.memory),
             (Target::User, &status.user),
@@ -101,7 +115,7 @@ pub fn remember(paths: &Paths, target: TargetArg, fact: String) -> Result<ExitCo
         &fact,
         mnemo::api::RememberOptions::new(Some(target.target())),
     ))?;
-    report_tool_result(&result)
+    report_tool_result(&settle(&mut memory, result)?)
 }
 
 /// `mnemo history`: superseded entries, newest first.
@@ -223,13 +237,24 @@ pub fn import(paths: &Paths, files: &[PathBuf]) -> Result<ExitCode> {
 fn write(paths: &Paths, args: Value) -> Result<ExitCode> {
     let (mut memory, _) = paths.open()?;
     let result = run_ready(memory.tool(&args))?;
-    report_tool_result(&result)
+    report_tool_result(&settle(&mut memory, result)?)
 }
 
-/// Prints a write's result for a person: the message and usage, or the
+/// Prints a write's result for a person: the message and usage (or that it
+/// awaits approval), the notification line on standard error, or the
 /// error with the current entries when the store is full.
 fn report_tool_result(result: &ToolResult) -> Result<ExitCode> {
     let result = result.clone();
+    if let Some(line) = &result.notification {
+        let _ = writeln!(io::stderr(), "{line}");
+    }
+    if let (true, Some(true), Some(id)) = (result.success, result.staged, &result.pending_id) {
+        out(&format!(
+            "Staged for your approval as {id}: not saved yet.\n`mnemo approve {id}` saves it, \
+             `mnemo reject {id}` drops it (`mnemo pending` lists what waits).\n"
+        ))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if result.success {
         let mut text = result.message.unwrap_or_default();
         if let (Some(target), Some(usage), Some(n)) =

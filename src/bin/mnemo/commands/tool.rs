@@ -2,7 +2,9 @@
 //! it, `mnemo schema` prints the tool's definition.
 //!
 //! Both print the core's JSON unchanged; the CLI adds nothing to a tool
-//! result, so a harness sees what a model would.
+//! result, so a harness sees what a model would. The one exception is a
+//! person at a terminal while approval is on: they are asked about a staged
+//! write at once, and the result printed is what their answer led to.
 
 use std::process::ExitCode;
 
@@ -10,6 +12,7 @@ use mnemo::storage::run_ready;
 use mnemo::{tool_schema, Error, ErrorKind, Result};
 use serde_json::Value;
 
+use crate::commands::approval::settle;
 use crate::input::arg_or_stdin;
 use crate::paths::Paths;
 use crate::render::{out, pretty};
@@ -21,7 +24,10 @@ pub fn tool(paths: &Paths, json: String) -> Result<ExitCode> {
     // Whatever goes wrong, answer like the tool does, so a harness always
     // gets a result.
     let result = match serde_json::from_str::<Value>(&text) {
-        Ok(args) => run_ready(memory.tool(&args)).unwrap_or_else(|e| memory.refuse(e)),
+        Ok(args) => {
+            let result = run_ready(memory.tool(&args)).unwrap_or_else(|e| memory.refuse(e));
+            settle(&mut memory, result)?
+        }
         Err(e) => memory.refuse(Error::new(
             ErrorKind::InvalidInput,
             format!(

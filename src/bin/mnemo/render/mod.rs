@@ -6,6 +6,10 @@
 //! into text. It never decides anything: what is shown was chosen by the
 //! core or by the command that calls it.
 
+mod approval;
+
+pub use approval::{pending, review, staged_write, still_pending};
+
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
@@ -74,6 +78,47 @@ pub fn pretty<T: serde::Serialize + ?Sized>(value: &T) -> Result<String> {
             s
         })
         .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot encode JSON: {e}")))
+}
+
+/// Now, in ms since the Unix epoch.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
+/// `text` safe to print on a terminal: control characters other than line
+/// breaks and tabs (an escape sequence a model wrote, say) are shown
+/// escaped instead of acted on.
+pub fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_control() && c != '\n' && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// `text` on one line, safe for a terminal, cut to `max` chars (the last
+/// one `…` when cut).
+pub fn one_line(text: &str, max: usize) -> String {
+    mnemo::notify::cut(&clean(text), max)
+}
+
+/// How long ago `then` was, from `now` (both ms): `just now`, `42s`, `5m`,
+/// `3h`, `2d`.
+pub fn age(now: u64, then: u64) -> String {
+    let s = now.saturating_sub(then) / 1000;
+    match s {
+        0..=4 => "just now".to_string(),
+        5..=59 => format!("{s}s ago"),
+        60..=3_599 => format!("{}m ago", s / 60),
+        3_600..=86_399 => format!("{}h ago", s / 3_600),
+        _ => format!("{}d ago", s / 86_400),
+    }
 }
 
 /// `1 entry`, `2 entries`.
@@ -414,6 +459,17 @@ mod tests {
             colored.contains("\x1b[2mmemory:memory:0\x1b[0m"),
             "{colored}"
         );
+    }
+
+    #[test]
+    fn ages_and_terminal_safe_text() {
+        assert_eq!(age(10_000, 9_000), "just now");
+        assert_eq!(age(100_000, 58_000), "42s ago");
+        assert_eq!(age(3_600_000, 0), "1h ago");
+        assert_eq!(age(0, 5_000), "just now");
+        assert_eq!(age(2 * 86_400_000 + 5, 0), "2d ago");
+        assert_eq!(clean("a\x1b[2Jb\nc"), "a\\u{1b}[2Jb\nc");
+        assert_eq!(one_line("x\n  y", 10), "x y");
     }
 
     #[test]
