@@ -1164,23 +1164,35 @@ struct Seen {
     body: Value,
 }
 
-/// A scripted OpenAI-compatible chat-completions server on 127.0.0.1: it
-/// answers each request with the next (status, body), one connection per
-/// request, and keeps what it received.
+/// A fake OpenAI-compatible server on 127.0.0.1, one connection per
+/// request, keeping what it received.
 struct FakeModel {
     base: String,
     seen: std::sync::Arc<std::sync::Mutex<Vec<Seen>>>,
 }
 
 impl FakeModel {
+    /// A scripted server: it answers each request with the next (status,
+    /// body), then stops.
     fn start(answers: Vec<(u16, Value)>) -> FakeModel {
+        let n = answers.len();
+        let mut answers = answers.into_iter();
+        FakeModel::serve(n, move |_| answers.next().unwrap())
+    }
+
+    /// A server answering up to `n` requests with what `answer` makes of
+    /// each.
+    fn serve(
+        n: usize,
+        mut answer: impl FnMut(&Seen) -> (u16, Value) + Send + 'static,
+    ) -> FakeModel {
         use std::io::{BufRead, BufReader, Read};
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}/v1", listener.local_addr().unwrap());
         let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let log = seen.clone();
         std::thread::spawn(move || {
-            for (status, answer) in answers {
+            for _ in 0..n {
                 let Ok((stream, _)) = listener.accept() else {
                     return;
                 };
@@ -1205,11 +1217,13 @@ impl FakeModel {
                 }
                 let mut body = vec![0; length];
                 reader.read_exact(&mut body).unwrap();
-                log.lock().unwrap().push(Seen {
+                let request = Seen {
                     path,
                     auth,
                     body: serde_json::from_slice(&body).unwrap(),
-                });
+                };
+                let (status, answer) = answer(&request);
+                log.lock().unwrap().push(request);
                 let answer = answer.to_string();
                 let mut stream = reader.into_inner();
                 write!(
@@ -1578,4 +1592,751 @@ fn review_refuses_to_start_without_a_model_an_endpoint_or_a_key() {
         "m",
     ]);
     assert!(err.contains("role must be"), "{err}");
+}
+
+// ---- Importance, pins, recall, injection and hybrid recall ----
+
+/// `add` with importance and category, as the CLI takes them.
+fn add_meta(home: &Home, text: &str, importance: &str, category: &str) {
+    home.ok(&[
+        "add",
+        "--importance",
+        importance,
+        "--category",
+        category,
+        text,
+    ]);
+}
+
+/// `recall … --json`, parsed.
+fn recall_json(home: &Home, args: &[&str]) -> Value {
+    let mut all = vec!["recall"];
+    all.extend_from_slice(args);
+    all.push("--json");
+    json(&home.ok(&all))
+}
+
+/// The contents of a recall's results, best first.
+fn contents(recalled: &Value) -> Vec<String> {
+    recalled["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["content"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn add_and_remember_keep_importance_and_category_for_recall() {
+    let home = Home::new();
+    add_meta(
+        &home,
+        "Rate limiting: 100 req/min per user (token bucket)",
+        "0.9",
+        "decision",
+    );
+    home.ok(&[
+        "remember",
+        "--importance",
+        "0.6",
+        "--category",
+        "preference",
+        "User prefers concise email replies under 200 words",
+    ]);
+    home.ok(&["add", "Rate cards live in the finance wiki"]);
+    // The metadata is beside the text, never in it.
+    assert_eq!(
+        home.read_text("MEMORY.md"),
+        "Rate limiting: 100 req/min per user (token bucket)\n§\nRate cards live in the finance wiki"
+    );
+    let r = recall_json(&home, &["rate"]);
+    assert_eq!(r["mode"], "keyword");
+    assert!(r.get("skipped").is_none(), "{r}");
+    let hits = r["results"].as_array().unwrap();
+    assert_eq!(hits.len(), 2, "{r}");
+    let limiting = hits
+        .iter()
+        .find(|h| h["content"].as_str().unwrap().starts_with("Rate limiting"))
+        .unwrap();
+    assert_eq!(limiting["importance"], 0.9);
+    assert_eq!(limiting["category"], "decision");
+    assert_eq!(limiting["pinned"], false);
+    assert_eq!(limiting["target"], "memory");
+    assert!(limiting["created"].as_u64().unwrap() > 1_700_000_000_000);
+    assert!(limiting.get("explain").is_none());
+    let cards = hits
+        .iter()
+        .find(|h| h["content"].as_str().unwrap().starts_with("Rate cards"))
+        .unwrap();
+    assert_eq!(cards["importance"], 0.5);
+    assert_eq!(cards["category"], "general");
+    let fact = &recall_json(&home, &["concise", "--target", "user"])["results"][0];
+    assert_eq!(fact["importance"], 0.6);
+    assert_eq!(fact["category"], "preference");
+    // Text output: the entry, then its facts.
+    let shown = home.ok(&["recall", "limiting"]);
+    assert!(
+        shown.starts_with("1 result for \"limiting\" (keyword recall)\n"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(" 1. Rate limiting: 100 req/min per user (token bucket)\n    relevance "),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("· importance 0.9 · decision · created 20"),
+        "{shown}"
+    );
+    // Bad metadata is refused by the core, with its reason, writing nothing.
+    for (args, why) in [
+        (vec!["add", "--importance", "1.5", "x y"], "importance"),
+        (vec!["add", "--category", "gossip", "x y"], "preference"),
+        (
+            vec!["remember", "--importance", "-1", "x y"],
+            "from 0.0 to 1.0",
+        ),
+    ] {
+        let err = home.fails(&args);
+        assert!(err.contains("[invalid-input]"), "{args:?}: {err}");
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+    assert!(!home.read_text("MEMORY.md").contains("x y"));
+    assert!(!home.read_text("USER.md").contains("x y"));
+}
+
+#[test]
+fn recall_explains_filters_and_thresholds() {
+    let home = Home::new();
+    add_meta(
+        &home,
+        "database runs postgres 16 on the staging host",
+        "0.9",
+        "knowledge",
+    );
+    add_meta(
+        &home,
+        "database backups are taken nightly",
+        "0.3",
+        "project",
+    );
+    add_meta(
+        &home,
+        "the user likes database diagrams",
+        "0.6",
+        "preference",
+    );
+    let all = recall_json(&home, &["database", "--explain"]);
+    let hits = all["results"].as_array().unwrap();
+    assert_eq!(hits.len(), 3);
+    // Best first, each score explained part by part; new entries do not decay.
+    let scores: Vec<f64> = hits
+        .iter()
+        .map(|h| h["relevance"].as_f64().unwrap())
+        .collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    for h in hits {
+        let e = &h["explain"];
+        for part in [
+            "keyword",
+            "bm25",
+            "relevance",
+            "boost",
+            "decay",
+            "age_days",
+            "adjusted",
+        ] {
+            assert!(e[part].is_number(), "{part}: {e}");
+        }
+        assert!(e.get("semantic").is_none(), "keyword recall: {e}");
+        assert_eq!(e["decay"], 1.0);
+        assert_eq!(e["adjusted"], h["relevance"]);
+        let boost = (h["importance"].as_f64().unwrap() - 0.5) * 0.2;
+        assert!((e["boost"].as_f64().unwrap() - boost).abs() < 1e-4, "{e}");
+    }
+    let shown = home.ok(&["recall", "database", "--explain"]);
+    assert!(
+        shown.contains("score: keyword ") && shown.contains(" (bm25 "),
+        "{shown}"
+    );
+    for part in [
+        " · relevance ",
+        " · boost +0.08 · decay 1 (age 0 days) · adjusted ",
+    ] {
+        assert!(shown.contains(part), "{part}: {shown}");
+    }
+    // Filters: importance range, category, store, limit.
+    let important = recall_json(&home, &["database", "--min-importance", "0.5"]);
+    assert_eq!(important["results"].as_array().unwrap().len(), 2);
+    let low = recall_json(&home, &["database", "--max-importance", "0.4"]);
+    assert_eq!(
+        contents(&low),
+        vec!["database backups are taken nightly".to_string()]
+    );
+    let prefs = recall_json(&home, &["database", "--category", "preference"]);
+    assert_eq!(
+        contents(&prefs),
+        vec!["the user likes database diagrams".to_string()]
+    );
+    assert_eq!(
+        recall_json(&home, &["database", "--category", "general"])["results"],
+        serde_json::json!([])
+    );
+    assert_eq!(
+        recall_json(&home, &["database", "-n", "1"])["results"]
+            .as_array()
+            .unwrap()
+            .len(),
+        1
+    );
+    assert_eq!(
+        recall_json(&home, &["database", "--target", "user"])["results"],
+        serde_json::json!([])
+    );
+    // The threshold is on the absolute scale: between two scores it keeps
+    // the better; above all of them nothing is found, and the text says so.
+    let cut = (scores[0] + scores[1]) / 2.0;
+    let kept = recall_json(&home, &["database", "--threshold", &cut.to_string()]);
+    assert_eq!(kept["results"].as_array().unwrap().len(), 1);
+    let out = home.run(&["recall", "database", "--threshold", "0.99"]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "");
+    assert_eq!(
+        text(&out.stderr),
+        "nothing recalled for \"database\" (keyword recall, threshold 0.99)\n"
+    );
+    // The core's checks name what is wrong.
+    for (args, why) in [
+        (
+            vec![
+                "recall",
+                "database",
+                "--min-importance",
+                "0.8",
+                "--max-importance",
+                "0.2",
+            ],
+            "minImportance (0.8) is above maxImportance (0.2)",
+        ),
+        (
+            vec!["recall", "database", "--threshold", "3"],
+            "scoreThreshold",
+        ),
+        (
+            vec!["recall", "database", "--category", "nope"],
+            "unknown category",
+        ),
+        (vec!["recall", "database", "-n", "0"], "limit"),
+        (vec!["recall", " "], "query is empty"),
+    ] {
+        let err = home.fails(&args);
+        assert!(err.contains(why), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn update_mark_important_pin_and_forget_select_like_old_text() {
+    let home = Home::new();
+    home.ok(&["add", "v1 API endpoint /users is deprecated"]);
+    home.ok(&["add", "v1 API endpoint /orders is deprecated"]);
+    home.ok(&["add", "-t", "user", "Works in Berlin"]);
+    let memory = home.read_text("MEMORY.md");
+    // No match and several matches: the candidates, exit 1, nothing changed.
+    for args in [
+        vec!["update", "nothing here", "x"],
+        vec!["mark-important", "nothing here", "0.9"],
+        vec!["pin", "nothing here"],
+        vec!["forget", "nothing here"],
+    ] {
+        let err = home.fails(&args);
+        assert!(err.starts_with("error [no-match]: "), "{args:?}: {err}");
+        assert!(err.contains("\"nothing here\""), "{args:?}: {err}");
+    }
+    for args in [
+        vec!["update", "v1 API", "x"],
+        vec!["mark-important", "v1 API", "0.9"],
+        vec!["pin", "v1 API"],
+        vec!["forget", "v1 API"],
+    ] {
+        let err = home.fails(&args);
+        assert!(
+            err.starts_with("error [ambiguous-match]: \"v1 API\" is in 2 entries"),
+            "{args:?}: {err}"
+        );
+        assert!(
+            err.contains("Candidates: memory:memory:")
+                && err.contains("/users")
+                && err.contains("/orders"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(home.read_text("MEMORY.md"), memory);
+    let r = recall_json(&home, &["deprecated"]);
+    assert!(r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["importance"] == 0.5 && h["pinned"] == false));
+    // --all marks every entry containing the query.
+    let out = home.ok(&["mark-important", "v1 API", "0.2", "--all"]);
+    assert!(
+        out.starts_with("importance 0.2 set on 2 entries\n"),
+        "{out}"
+    );
+    assert_eq!(out.matches("  memory:memory:").count(), 2, "{out}");
+    let r = recall_json(&home, &["deprecated"]);
+    assert!(r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|h| h["importance"] == 0.2));
+    // A second identical mark changes nothing and says so.
+    let out = home.ok(&["mark-important", "/users", "0.2"]);
+    assert!(out.starts_with("nothing changed"), "{out}");
+    // Pin: full importance, no decay; the Markdown is unchanged.
+    let out = home.ok(&["pin", "/orders"]);
+    assert!(out.starts_with("pinned\n  memory:memory:"), "{out}");
+    let pinned = &recall_json(&home, &["orders", "--explain"])["results"][0];
+    assert_eq!(pinned["pinned"], true);
+    assert_eq!(pinned["importance"], 1.0);
+    assert_eq!(pinned["explain"]["pinned"], true);
+    assert!(home.ok(&["recall", "orders"]).contains(" · pinned · "));
+    assert_eq!(home.read_text("MEMORY.md"), memory);
+    // update: the new text and importance, announced like any write.
+    let (out, stderr) = ok_env(
+        &home,
+        &[
+            "update",
+            "Berlin",
+            "Works in Hamburg",
+            "--importance",
+            "0.7",
+        ],
+        &[],
+    );
+    assert!(out.starts_with("Entry replaced."), "{out}");
+    assert_eq!(stderr, "💾 User profile updated\n");
+    assert_eq!(home.read_text("USER.md"), "Works in Hamburg");
+    let fact = &recall_json(&home, &["Hamburg"])["results"][0];
+    assert_eq!(fact["importance"], 0.7);
+    // A bad importance is refused and changes nothing.
+    let err = home.fails(&["update", "Hamburg", "Works in Munich", "--importance", "2"]);
+    assert!(err.contains("importance"), "{err}");
+    assert_eq!(home.read_text("USER.md"), "Works in Hamburg");
+    // forget --all: every entry containing it, into the history, one write.
+    let (_, stderr) = ok_env(&home, &["forget", "v1 API", "--all"], &[]);
+    assert_eq!(stderr, "💾 Memory updated\n");
+    assert_eq!(home.read_text("MEMORY.md"), "");
+    let history = json(&home.ok(&["history", "--json"]));
+    let removed: Vec<&str> = history
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|h| h["cause"] == "remove")
+        .map(|h| h["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(removed.len(), 2, "{history}");
+    // --target narrows the selection.
+    assert!(home
+        .fails(&["forget", "Hamburg", "--target", "memory"])
+        .starts_with("error [no-match]"));
+}
+
+#[test]
+fn under_approval_text_changes_stage_and_metadata_applies() {
+    let home = Home::new();
+    home.ok(&["add", "-t", "user", "Works in Hamburg"]);
+    home.ok(&["add", "Deploys on Fridays"]);
+    home.ok(&["approval", "on"]);
+    let out = home.ok(&["forget", "Hamburg"]);
+    assert!(out.starts_with("Staged for your approval as p1"), "{out}");
+    let out = home.ok(&["update", "Fridays", "Deploys on Thursdays"]);
+    assert!(out.starts_with("Staged for your approval as p2"), "{out}");
+    assert_eq!(home.read_text("USER.md"), "Works in Hamburg");
+    assert_eq!(home.read_text("MEMORY.md"), "Deploys on Fridays");
+    home.ok(&["mark-important", "Hamburg", "1.0"]);
+    assert_eq!(
+        recall_json(&home, &["Hamburg"])["results"][0]["importance"],
+        1.0
+    );
+    home.ok(&["approve", "p2"]);
+    assert_eq!(home.read_text("MEMORY.md"), "Deploys on Thursdays");
+    home.ok(&["reject", "p1"]);
+    if !script_works() {
+        eprintln!("skipped: util-linux `script` is not available to give mnemo a terminal");
+        return;
+    }
+    // In a terminal the write is asked about at once, like `add`.
+    let (code, screen) = in_terminal(&home, &["forget", "Hamburg"], "y\n");
+    assert_eq!(code, Some(0), "{screen}");
+    assert!(screen.contains("Save this to memory? [y/N]"), "{screen}");
+    assert!(screen.contains("Works in Hamburg"), "{screen}");
+    assert_eq!(home.read_text("USER.md"), "");
+}
+
+#[test]
+fn inject_prints_the_relevant_memory_block_with_the_importance_fallback() {
+    let home = Home::new();
+    let out = home.run(&["inject", "anything"]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "");
+    for (entry, importance, category) in [
+        (
+            "Rate limiting: 100 req/min per user (token bucket)",
+            "0.9",
+            "decision",
+        ),
+        (
+            "Sarah Chen (lead engineer) prefers async communication",
+            "0.7",
+            "contact",
+        ),
+        (
+            "User prefers concise responses under 200 words",
+            "0.6",
+            "preference",
+        ),
+        (
+            "Lunch place near the office closes at 3pm",
+            "0.2",
+            "general",
+        ),
+    ] {
+        add_meta(&home, entry, importance, category);
+    }
+    let block = home.ok(&["inject", "what is our rate limiting policy?"]);
+    assert!(block.starts_with("## Relevant Memory\n"), "{block}");
+    assert!(
+        block.contains(
+            "\n- [decision] Rate limiting: 100 req/min per user (token bucket) (importance: 0.9)\n"
+        ),
+        "{block}"
+    );
+    // A generic prompt matches nothing: the most important come instead.
+    let block = home.ok(&["inject", "check inbox"]);
+    let lines: Vec<&str> = block.lines().collect();
+    assert_eq!(lines[0], "## Relevant Memory");
+    assert!(
+        lines[1].starts_with("- [decision] Rate limiting"),
+        "{block}"
+    );
+    assert!(lines[2].starts_with("- [contact] Sarah Chen"), "{block}");
+    assert!(
+        lines[3].starts_with("- [preference] User prefers"),
+        "{block}"
+    );
+    assert_eq!(
+        lines[4],
+        "- [general] Lunch place near the office closes at 3pm (importance: 0.2)"
+    );
+    // The prompt can come from standard input.
+    let out = home.run_with_stdin(&["inject", "-"], b"any rate limiting rules?");
+    assert!(text(&out.stdout).contains("[decision] Rate limiting"));
+}
+
+/// A deterministic embedding: each word counts towards the concept it
+/// belongs to, so synonyms land on one axis without sharing a word.
+fn concept_vector(text: &str) -> Vec<f32> {
+    const AXES: [&[&str]; 4] = [
+        &[
+            "rate",
+            "limiting",
+            "throttling",
+            "throttle",
+            "requests",
+            "req",
+        ],
+        &["database", "postgres", "sql", "backups"],
+        &["lunch", "food", "restaurant", "eat"],
+        &["deploy", "release", "releases", "ship"],
+    ];
+    let mut v = vec![0f32; AXES.len() + 1];
+    for w in text.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
+        match AXES.iter().position(|axis| axis.contains(&w)) {
+            Some(i) => v[i] += 1.0,
+            None if !w.is_empty() => v[AXES.len()] += 0.1,
+            None => {}
+        }
+    }
+    v
+}
+
+/// An OpenAI-compatible embeddings server of [`concept_vector`]s; it
+/// answers the items in reverse order, as the index says where each goes.
+fn embeddings_server() -> FakeModel {
+    FakeModel::serve(usize::MAX, |request| {
+        let input = request.body["input"].as_array().unwrap();
+        let data: Vec<Value> = input
+            .iter()
+            .enumerate()
+            .rev()
+            .map(|(i, t)| {
+                serde_json::json!({"object": "embedding", "index": i,
+                                   "embedding": concept_vector(t.as_str().unwrap())})
+            })
+            .collect();
+        (
+            200,
+            serde_json::json!({"object": "list", "data": data, "model": request.body["model"],
+                               "usage": {"prompt_tokens": 3, "total_tokens": 3}}),
+        )
+    })
+}
+
+/// The texts each embeddings request asked for.
+fn inputs(server: &FakeModel) -> Vec<Vec<String>> {
+    server
+        .seen()
+        .iter()
+        .map(|s| {
+            s.body["input"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t.as_str().unwrap().to_string())
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn hybrid_recall_over_an_embeddings_endpoint_finds_synonyms() {
+    let home = Home::new();
+    for entry in [
+        "Rate limiting: 100 req/min per user (token bucket)",
+        "Database backups run nightly to the cold bucket",
+        "Lunch place near the office closes at 3pm",
+    ] {
+        home.ok(&["add", entry]);
+    }
+    // Keywords alone do not see "throttling" in "rate limiting".
+    let out = home.run(&["recall", "throttling"]);
+    assert!(out.status.success());
+    assert_eq!(text(&out.stdout), "");
+    assert!(text(&out.stderr).contains("(keyword recall)"));
+    assert!(home
+        .ok(&["status"])
+        .contains("\nRecall: keyword (no embedding model"));
+    let server = embeddings_server();
+    home.config(&format!(
+        "embeddings:\n  base_url: {}\n  model: concepts-v1\n  dimensions: 5\n",
+        server.base
+    ));
+    // Status names the model and makes no call.
+    let status = home.ok(&["status"]);
+    assert!(
+        status.contains(&format!(
+            "\nRecall: hybrid (concepts-v1, 5 dimensions) at {}/embeddings\n",
+            server.base
+        )),
+        "{status}"
+    );
+    assert_eq!(
+        json(&home.ok(&["status", "--json"]))["recall"],
+        "hybrid (concepts-v1, 5 dimensions)"
+    );
+    assert_eq!(server.seen().len(), 0);
+    let r = recall_json(&home, &["throttling", "--explain"]);
+    assert_eq!(r["mode"], "hybrid");
+    assert!(r.get("skipped").is_none(), "{r}");
+    let best = &r["results"][0];
+    assert!(
+        best["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("Rate limiting"),
+        "{r}"
+    );
+    let parts = &best["explain"];
+    assert!(parts["semantic"].as_f64().unwrap() > 0.9, "{parts}");
+    assert_eq!(parts["keyword"], 0.0);
+    assert!(
+        (parts["relevance"].as_f64().unwrap() - 0.6 * parts["semantic"].as_f64().unwrap()).abs()
+            < 1e-3,
+        "{parts}"
+    );
+    // The entries went in one request and the query in another, in the
+    // OpenAI format, without a key nobody configured.
+    {
+        let seen = server.seen();
+        assert_eq!(seen.len(), 2);
+        assert!(seen
+            .iter()
+            .all(|s| s.path == "/v1/embeddings" && s.auth.is_none()));
+        assert_eq!(seen[0].body["model"], "concepts-v1");
+        assert_eq!(seen[0].body["input"].as_array().unwrap().len(), 3);
+        assert_eq!(seen[1].body["input"], serde_json::json!(["throttling"]));
+    }
+    // The entries' vectors are kept in state.db: a second recall, in a new
+    // process, embeds only its query; a new entry only itself.
+    let shown = home.ok(&["recall", "database", "--explain"]);
+    assert!(shown.contains("(hybrid recall)"), "{shown}");
+    assert!(shown.contains(" · semantic "), "{shown}");
+    assert_eq!(inputs(&server).len(), 3);
+    assert_eq!(inputs(&server)[2], vec!["database".to_string()]);
+    home.ok(&["add", "Ship releases on Thursdays"]);
+    let r = recall_json(&home, &["deploy"]);
+    assert!(contents(&r)[0].starts_with("Ship releases"), "{r}");
+    let asked = inputs(&server);
+    assert_eq!(asked.len(), 5);
+    assert_eq!(asked[3], vec!["Ship releases on Thursdays".to_string()]);
+    assert_eq!(asked[4], vec!["deploy".to_string()]);
+    // Injection ranks with it too.
+    let block = home.ok(&["inject", "any throttling rules?"]);
+    assert!(
+        block.lines().nth(1).unwrap().contains("Rate limiting"),
+        "{block}"
+    );
+    // The flags name an endpoint without any config.
+    let other = Home::new();
+    other.ok(&["add", "Rate limiting: 100 req/min per user (token bucket)"]);
+    other.ok(&["add", "Lunch place near the office closes at 3pm"]);
+    let r = recall_json(
+        &other,
+        &[
+            "throttling",
+            "--embed-url",
+            &server.base,
+            "--embed-model",
+            "concepts-v1",
+            "--embed-dimensions",
+            "5",
+        ],
+    );
+    assert_eq!(r["mode"], "hybrid");
+    assert!(contents(&r)[0].starts_with("Rate limiting"), "{r}");
+}
+
+#[test]
+fn a_failing_embeddings_endpoint_falls_back_to_keywords_and_says_so() {
+    let home = Home::new();
+    home.ok(&["add", "Rate limiting: 100 req/min per user (token bucket)"]);
+    home.ok(&["add", "Lunch place near the office closes at 3pm"]);
+    let server = FakeModel::serve(usize::MAX, |_| {
+        (
+            500,
+            serde_json::json!({"error": {"message": "embedding service down", "type": "server_error"}}),
+        )
+    });
+    home.config(&format!(
+        "embeddings:\n  base_url: {}\n  model: concepts-v1\n  dimensions: 5\n",
+        server.base
+    ));
+    let out = home.run(&["recall", "rate"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("1 result for \"rate\" (keyword recall)\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Rate limiting"), "{stdout}");
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.starts_with(&format!(
+            "note: the host's embedder failed (HTTP 500 from {}/embeddings: embedding service down)",
+            server.base
+        )),
+        "{stderr}"
+    );
+    assert!(stderr.contains("keywords only"), "{stderr}");
+    let r = recall_json(&home, &["rate"]);
+    assert_eq!(r["mode"], "keyword");
+    assert!(
+        r["skipped"]
+            .as_str()
+            .unwrap()
+            .contains("embedding service down"),
+        "{r}"
+    );
+    assert_eq!(contents(&r).len(), 1);
+    // Injection still answers, from keywords.
+    assert!(home
+        .ok(&["inject", "rate limiting?"])
+        .contains("Rate limiting"));
+    // An endpoint that is not there: the same fallback.
+    let gone = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/v1", gone.local_addr().unwrap());
+    drop(gone);
+    let r = recall_json(&home, &["rate", "--embed-url", &url]);
+    assert_eq!(r["mode"], "keyword");
+    assert!(
+        r["skipped"].as_str().unwrap().contains("cannot reach"),
+        "{r}"
+    );
+}
+
+#[test]
+fn the_embeddings_key_and_section_are_checked() {
+    let home = Home::new();
+    home.ok(&["add", "Rate limiting: 100 req/min per user (token bucket)"]);
+    let server = embeddings_server();
+    home.config(&format!(
+        "embeddings:\n  base_url: {}\n  model: concepts-v1\n  dimensions: 5\n  \
+         api_key_env: MNEMO_TEST_EMBED_KEY\n",
+        server.base
+    ));
+    // A key named but not set: no call, keywords, and the reason.
+    let out = home
+        .command(&["recall", "rate", "--json"])
+        .env_remove("MNEMO_TEST_EMBED_KEY")
+        .output()
+        .unwrap();
+    let r = json(&text(&out.stdout));
+    assert_eq!(r["mode"], "keyword");
+    assert!(
+        r["skipped"]
+            .as_str()
+            .unwrap()
+            .contains("$MNEMO_TEST_EMBED_KEY, which is not set"),
+        "{r}"
+    );
+    assert_eq!(server.seen().len(), 0);
+    // Set, it is sent as a bearer token.
+    let (out, _) = ok_env(
+        &home,
+        &["recall", "throttling", "--json"],
+        &[("MNEMO_TEST_EMBED_KEY", "sk-test")],
+    );
+    assert_eq!(json(&out)["mode"], "hybrid");
+    assert!(server
+        .seen()
+        .iter()
+        .all(|s| s.auth.as_deref() == Some("Bearer sk-test")));
+    // A URL given on the command line gets no configured key.
+    let before = server.seen().len();
+    let (out, _) = ok_env(
+        &home,
+        &[
+            "recall",
+            "throttling",
+            "--json",
+            "--embed-url",
+            &server.base,
+        ],
+        &[("MNEMO_TEST_EMBED_KEY", "sk-test")],
+    );
+    assert_eq!(json(&out)["mode"], "hybrid");
+    assert!(server.seen()[before..].iter().all(|s| s.auth.is_none()));
+    // Unknown keys fail every command, as in mnemo's other sections.
+    home.config("embeddings:\n  modle: x\n");
+    let err = home.fails(&["status"]);
+    assert!(err.starts_with("error [invalid-config]: "), "{err}");
+    assert!(err.contains("modle"), "{err}");
+    // A section that names no usable endpoint: recall refuses, status says why.
+    home.config("embeddings:\n  provider: acme\n  model: m\n  dimensions: 3\n");
+    let err = home.fails(&["recall", "rate"]);
+    assert!(
+        err.contains("embeddings.provider") && err.contains("\"acme\""),
+        "{err}"
+    );
+    assert!(home
+        .ok(&["status"])
+        .contains("Recall: keyword (the config's embeddings section cannot be used: "));
+    home.config("embeddings:\n  base_url: http://127.0.0.1:9/v1\n  dimensions: 3\n");
+    assert!(home.fails(&["recall", "rate"]).contains("--embed-model"));
+    home.config("embeddings:\n  base_url: http://127.0.0.1:9/v1\n  model: m\n  dimensions: 0\n");
+    assert!(home.fails(&["recall", "rate"]).contains("dimensions"));
+    // Flags without an endpoint.
+    home.config("");
+    let err = home.fails(&["recall", "rate", "--embed-model", "m"]);
+    assert!(err.contains("--embed-url"), "{err}");
 }

@@ -26,9 +26,10 @@ Where things live:
   $MNEMO_HOME              default ~/.mnemo
   $MNEMO_HOME/memories     the memories directory (or --dir DIR)
   $MNEMO_HOME/config.yaml  the config (or --config FILE); its `memory:` section,
-                           `display.memory_notifications` and
-                           `auxiliary.background_review` are read, everything
-                           else is left to the tools it belongs to
+                           `display.memory_notifications`,
+                           `auxiliary.background_review` and `embeddings:` are
+                           read, everything else is left to the tools it
+                           belongs to
 
 With `memory.write_approval: true` (or `mnemo approval on`) every write is
 staged for your approval instead of applied: in a terminal mnemo asks at once,
@@ -45,6 +46,7 @@ Examples:
   mnemo replace 'nextest' 'Project uses Rust 1.95; tests run with cargo test'
   mnemo status
   mnemo prompt                   # the block an agent puts in its system prompt
+  mnemo recall 'rate limiting' --explain
   mnemo pending                  # writes waiting for your approval
   mnemo review chat.jsonl --provider ollama --model qwen3:8b
   mnemo --dir ./memories export --out backup/";
@@ -78,7 +80,9 @@ Show, for MEMORY.md and USER.md: the file, the number of entries, the size in
 chars, usage against the storage limit, the verbatim budget, the storage limit,
 the mode (`in prompt`: the whole store is in the system prompt; `searched`: it
 outgrew its verbatim budget), whether the store is enabled, and why its file
-refuses writes if it is damaged.")]
+refuses writes if it is damaged. Also whether writes await approval, and how
+recall ranks: `keyword`, or `hybrid` with the embedding model of the config's
+`embeddings:` section.")]
     Status {
         /// Print the status as JSON instead of text
         #[arg(long)]
@@ -95,12 +99,18 @@ with a header showing its usage. Prints nothing when both stores are empty.")]
     /// Add an entry to a store
     #[command(
         long_about = "\
-Add CONTENT as a new entry. Adding an entry that already exists succeeds
-without adding a duplicate. Prints the result and the store's usage; when the
-store is full, prints its current entries so you can replace or remove some.",
+Add CONTENT as a new entry. Adding an entry that already exists (or a
+near-duplicate of one) succeeds without adding it again. Prints the result and
+the store's usage; when the store is full, prints its current entries so you
+can replace or remove some.
+
+--importance (0.0 to 1.0, default 0.5) and --category (security, decision,
+knowledge, contact, project, event, preference; none: general) are kept beside
+the entry, not in its text; recall ranks by them.",
         after_help = "\
 Examples:
   mnemo add 'Staging database is at db.staging.internal:5432'
+  mnemo add --importance 0.9 --category decision 'Rate limit: 100 req/min per user'
   mnemo add --target user 'Timezone: Europe/Berlin'
   printf 'Multi-line\\nentry' | mnemo add -
   mnemo add -- '--strange entry starting with dashes'"
@@ -112,6 +122,8 @@ Examples:
         /// The entry text; `-` reads it from standard input
         #[arg(value_name = "CONTENT")]
         content: String,
+        #[command(flatten)]
+        meta: MetaArgs,
     },
 
     /// Replace the entry containing OLD_TEXT with CONTENT
@@ -287,6 +299,157 @@ in the history if it is ever superseded.")]
         /// The fact; `-` reads it from standard input
         #[arg(value_name = "FACT")]
         fact: String,
+        #[command(flatten)]
+        meta: MetaArgs,
+    },
+
+    /// Recall the entries most relevant to QUERY, ranked with importance and age
+    #[command(
+        long_about = "\
+Rank the entries of both stores (or one, with --target) against QUERY by the
+adjusted score and print the best with their relevance, importance, category,
+creation date and pin:
+
+  adjusted = (relevance + boost) × decay
+  boost    = (importance − 0.5) × 0.2          (−0.1 … +0.1)
+  decay    = 0.7 + 0.3 × 0.5^(age_days / 90)   (1.0 new, 0.85 at 90 days,
+                                                 0.7 at the floor; 1.0 pinned)
+
+(age from the entry's last change; the 90 is memory.recall.decay_half_life_days).
+
+relevance is on an absolute 0–1 scale, so --threshold means the same for
+every query: keywords alone (BM25 mapped through s / (s + 6)) without an
+embedding model, else the hybrid 0.6 × semantic + 0.4 × keyword, +0.15 when
+two or more query words appear verbatim, +0.10 when both parts exceed 0.5.
+--explain prints every part of every score.
+
+The embedding model is an OpenAI-compatible embeddings endpoint (POST
+<base>/embeddings): the config's top-level `embeddings:` section ({provider |
+base_url, model, dimensions, api_key_env?, timeout?}) or --embed-url,
+--embed-model and --embed-dimensions (a key with --embed-key-env VAR; a URL
+given with --embed-url gets no key from the config). Entries are embedded once (their vectors
+are kept in state.db by model and text); each recall embeds its query. When
+the endpoint fails, the recall ranks by keywords and says why; without a
+model, recall never uses the network.",
+        after_help = "\
+Examples:
+  mnemo recall 'what did we decide about authentication' -n 5 --threshold 0.1
+  mnemo recall deploy --min-importance 0.7 --category decision --explain
+  mnemo recall throttling --embed-url http://localhost:11434/v1 \\
+      --embed-model nomic-embed-text --embed-dimensions 768
+  mnemo recall database --json | jq '.results[].content'"
+    )]
+    Recall(RecallArgs),
+
+    /// Print the `## Relevant Memory` block for PROMPT (automatic injection)
+    #[command(long_about = "\
+Print the block an agent puts before its first turn for PROMPT: `## Relevant
+Memory` and one `- [category] text (importance: 0.9)` line per entry, the best
+recall.top_k entries by the adjusted score (see `mnemo recall --help`; hybrid
+with an embedding model), capped at recall.max_chars. When nothing matches (a
+generic prompt such as `check inbox`), the most important entries come
+instead. Prints nothing for an empty memory.")]
+    Inject {
+        /// The user's prompt; `-` reads it from standard input
+        #[arg(value_name = "PROMPT")]
+        prompt: String,
+        #[command(flatten)]
+        embed: EmbedArgs,
+    },
+
+    /// Replace the entry containing QUERY with NEW_CONTENT
+    #[command(
+        long_about = "\
+Replace the text of the one entry containing QUERY (a substring, as for
+`replace`; both stores unless --target) with NEW_CONTENT, keeping its
+metadata; --importance sets its importance too. When no entry or several
+contain QUERY, the candidates are listed and nothing changes (exit status 1).
+Staged for approval like any write while approval is on.",
+        after_help = "\
+Example:
+  mnemo update 'migration deadline' 'Database migration deadline moved to 2026-03-15' --importance 0.9"
+    )]
+    Update {
+        /// A substring of exactly one entry
+        #[arg(value_name = "QUERY")]
+        query: String,
+        /// The entry's new text; `-` reads it from standard input
+        #[arg(value_name = "NEW_CONTENT")]
+        content: String,
+        /// The entry's new importance: 0.0 to 1.0
+        #[arg(long, value_name = "X", allow_negative_numbers = true)]
+        importance: Option<f64>,
+        /// Only this store (default: both)
+        #[arg(short, long, value_enum)]
+        target: Option<TargetArg>,
+    },
+
+    /// Set the importance of the entry containing QUERY
+    #[command(
+        name = "mark-important",
+        long_about = "\
+Set the importance (0.0 to 1.0) of the one entry containing QUERY, or of every
+entry containing it with --all. When no entry or several (without --all)
+contain QUERY, the candidates are listed and nothing changes (exit status 1).
+Importance is metadata: the Markdown is unchanged and the change applies at
+once, also while write approval is on.",
+        after_help = "\
+Examples:
+  mnemo mark-important 'production database' 0.95
+  mnemo mark-important 'v1 API' 0.2 --all"
+    )]
+    MarkImportant {
+        /// A substring of the entry (or entries, with --all)
+        #[arg(value_name = "QUERY")]
+        query: String,
+        /// 0.0 to 1.0 (0.5 is neutral)
+        #[arg(value_name = "IMPORTANCE", allow_negative_numbers = true)]
+        importance: f64,
+        /// Every entry containing QUERY
+        #[arg(long)]
+        all: bool,
+        /// Only this store (default: both)
+        #[arg(short, long, value_enum)]
+        target: Option<TargetArg>,
+    },
+
+    /// Pin the entry containing QUERY: full importance, no decay
+    #[command(long_about = "\
+Pin the one entry containing QUERY: it gets importance 1.0, scores at full
+weight whatever its age and is never pruned. `#pinned` in an entry's text does
+the same. Metadata only: applies at once, also while write approval is on.")]
+    Pin {
+        /// A substring of exactly one entry
+        #[arg(value_name = "QUERY")]
+        query: String,
+        /// Only this store (default: both)
+        #[arg(short, long, value_enum)]
+        target: Option<TargetArg>,
+    },
+
+    /// Remove the entry containing QUERY (every one with --all) into the history
+    #[command(
+        long_about = "\
+Remove the one entry containing QUERY, or every entry containing it with
+--all, as one write; the texts are kept in `mnemo history`. When no entry or
+several (without --all) contain QUERY, the candidates are listed and nothing
+changes (exit status 1). Staged for approval like any write while approval is
+on.",
+        after_help = "\
+Examples:
+  mnemo forget 'deprecated v1 API endpoints'
+  mnemo forget 'v1 API' --all"
+    )]
+    Forget {
+        /// A substring of the entry (or entries, with --all)
+        #[arg(value_name = "QUERY")]
+        query: String,
+        /// Every entry containing QUERY
+        #[arg(long)]
+        all: bool,
+        /// Only this store (default: both)
+        #[arg(short, long, value_enum)]
+        target: Option<TargetArg>,
     },
 
     /// Search and browse past conversations (state.db beside the stores)
@@ -615,6 +778,71 @@ pub enum JourneyAction {
         /// The node id, e.g. memory:user:0
         node: String,
     },
+}
+
+/// The metadata a new entry gets (`add`, `remember`).
+#[derive(Debug, Args)]
+pub struct MetaArgs {
+    /// How much the entry matters: 0.0 to 1.0 [default: 0.5]
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub importance: Option<f64>,
+    /// security, decision, knowledge, contact, project, event, preference
+    /// or general [default: general]
+    #[arg(long, value_name = "NAME")]
+    pub category: Option<String>,
+}
+
+/// The arguments of `mnemo recall`.
+#[derive(Debug, Args)]
+pub struct RecallArgs {
+    /// What to recall
+    #[arg(value_name = "QUERY")]
+    pub query: String,
+    /// At most this many results: 1 to 1000 [default: 10]
+    #[arg(short = 'n', long)]
+    pub limit: Option<u64>,
+    /// Only results whose adjusted score reaches this: 0.0 to 1.0
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub threshold: Option<f64>,
+    /// Only entries at least this important
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub min_importance: Option<f64>,
+    /// Only entries at most this important
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub max_importance: Option<f64>,
+    /// Only this category (`general`: entries without one)
+    #[arg(long, value_name = "NAME")]
+    pub category: Option<String>,
+    /// Only this store (default: both)
+    #[arg(short, long, value_enum)]
+    pub target: Option<TargetArg>,
+    /// Show every part of each score
+    #[arg(long)]
+    pub explain: bool,
+    /// Print {results: [{id, target, index, content, relevance, importance,
+    /// category, created, pinned, explain?}], mode, skipped?} as JSON
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
+}
+
+/// The embedding model of a recall, over the config's `embeddings:` section.
+#[derive(Debug, Default, Args)]
+pub struct EmbedArgs {
+    /// Base URL of an OpenAI-compatible embeddings API (…/v1): recall is
+    /// then hybrid [default: the config's `embeddings:` section]
+    #[arg(long, value_name = "URL")]
+    pub embed_url: Option<String>,
+    /// The embedding model
+    #[arg(long, value_name = "NAME")]
+    pub embed_model: Option<String>,
+    /// The length of the model's vectors
+    #[arg(long, value_name = "N")]
+    pub embed_dimensions: Option<usize>,
+    /// The environment variable holding the embeddings API key
+    #[arg(long, value_name = "VAR")]
+    pub embed_key_env: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]

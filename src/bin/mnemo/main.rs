@@ -11,10 +11,13 @@
 //! - [`paths`]: `$MNEMO_HOME`, `--dir`, `--config`, opening the memory
 //! - [`input`]: arguments from standard input, yes/no questions
 //! - [`render`]: everything drawn for a terminal
-//! - [`llm`]: the OpenAI-compatible chat-completions client of `review`
+//! - [`llm`]: the OpenAI-compatible HTTP client and the chat-completions
+//!   model of `review`
+//! - [`embed`]: the OpenAI-compatible embeddings model of hybrid recall
 //! - [`commands`]: one file per group of commands
 
 mod commands;
+mod embed;
 mod flags;
 mod input;
 mod llm;
@@ -27,7 +30,9 @@ use std::process::ExitCode;
 use clap::Parser;
 use mnemo::Result;
 
-use crate::commands::{approval, journey, review, scan, search, sectors, sessions, store, tool};
+use crate::commands::{
+    approval, entries, journey, review, scan, search, sectors, sessions, store, tool,
+};
 use crate::flags::{Cli, Command};
 use crate::paths::Paths;
 
@@ -48,14 +53,34 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Status { json } => store::status(&paths, json),
         Command::Prompt => store::prompt(&paths),
-        Command::Add { target, content } => store::add(&paths, target, content),
+        Command::Add {
+            target,
+            content,
+            meta,
+        } => store::add(&paths, target, content, meta),
         Command::Replace {
             target,
             old_text,
             content,
         } => store::replace(&paths, target, old_text, content),
         Command::Remove { target, old_text } => store::remove(&paths, target, old_text),
-        Command::Remember { target, fact } => store::remember(&paths, target, fact),
+        Command::Remember { target, fact, meta } => store::remember(&paths, target, fact, meta),
+        Command::Recall(args) => entries::recall(&paths, args),
+        Command::Inject { prompt, embed } => entries::inject(&paths, prompt, &embed),
+        Command::Update {
+            query,
+            content,
+            importance,
+            target,
+        } => entries::update(&paths, &query, content, importance, target),
+        Command::MarkImportant {
+            query,
+            importance,
+            all,
+            target,
+        } => entries::mark_important(&paths, &query, importance, all, target),
+        Command::Pin { query, target } => entries::pin(&paths, &query, target),
+        Command::Forget { query, all, target } => entries::forget(&paths, &query, all, target),
         Command::History { json, limit } => store::history(&paths, json, limit),
         Command::Export { out, force } => store::export(&paths, out, force),
         Command::Import { files } => store::import(&paths, &files),

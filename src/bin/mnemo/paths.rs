@@ -3,10 +3,13 @@
 //! `$MNEMO_HOME` (default `~/.mnemo`), `--dir` and `--config` are resolved
 //! here, and mnemo's keys of `config.yaml` become a [`mnemo::Config`]: the
 //! `memory:` section, `display.memory_notifications` and
-//! `auxiliary.background_review`. The file is shared with other tools, so
-//! their keys beside these (other `display:` and `auxiliary:` keys, other
-//! sections) are left alone. The keys' rules are the core's: this module
-//! only finds them and hands them over; it never checks a value itself.
+//! `auxiliary.background_review`. The top-level `embeddings:` section is the
+//! CLI's own (the embedding model it lends the core, [`crate::embed`]): its
+//! keys are read strictly here, its values checked where it is used. The
+//! file is shared with other tools, so their keys beside these (other
+//! `display:` and `auxiliary:` keys, other sections) are left alone. The
+//! core's keys' rules are the core's: this module only finds them and hands
+//! them over; it never checks a value itself.
 
 use std::fs;
 use std::io;
@@ -15,6 +18,8 @@ use std::path::PathBuf;
 use mnemo::storage::run_ready;
 use mnemo::storage::state::{directory, StateDb};
 use mnemo::{Config, DirStorage, Error, ErrorKind, Memory, Result};
+
+use crate::embed::Section;
 
 /// A memories directory: the Markdown files and `state.db` beside them.
 pub type Dir = StateDb<DirStorage>;
@@ -44,7 +49,15 @@ impl Paths {
     /// Opens the memory (with the agent named, if any), and says where its
     /// config came from.
     pub fn open(&self) -> Result<(Memory<Dir>, String)> {
-        let (config, source) = self.load_config()?;
+        let (memory, source, _) = self.open_with_embeddings()?;
+        Ok((memory, source))
+    }
+
+    /// Opens the memory as [`Paths::open`] does, with the config's
+    /// `embeddings:` section when it has one (lent to the memory by
+    /// [`crate::embed::lend`], not here).
+    pub fn open_with_embeddings(&self) -> Result<(Memory<Dir>, String, Option<Section>)> {
+        let (config, embeddings, source) = self.load_config()?;
         let dir = match (&self.dir, &self.home) {
             (Some(dir), _) => dir.clone(),
             (None, Some(home)) => home.join("memories"),
@@ -58,15 +71,22 @@ impl Paths {
         let storage = directory(dir)?;
         let mut memory = run_ready(Memory::open(storage, config))??;
         memory.set_agent(self.agent.as_deref())?;
-        Ok((memory, source))
+        Ok((memory, source, embeddings))
     }
 
-    /// The config in force and a line saying where it came from.
-    fn load_config(&self) -> Result<(Config, String)> {
+    /// The config in force, its `embeddings:` section, and a line saying
+    /// where they came from.
+    fn load_config(&self) -> Result<(Config, Option<Section>, String)> {
         let (path, explicit) = match (&self.config, &self.home) {
             (Some(path), _) => (path.clone(), true),
             (None, Some(home)) => (home.join("config.yaml"), false),
-            (None, None) => return Ok((Config::default(), "defaults (no home directory)".into())),
+            (None, None) => {
+                return Ok((
+                    Config::default(),
+                    None,
+                    "defaults (no home directory)".into(),
+                ))
+            }
         };
         let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
         let bytes = match fs::read(&path) {
@@ -74,6 +94,7 @@ impl Paths {
             Err(e) if e.kind() == io::ErrorKind::NotFound && !explicit => {
                 return Ok((
                     Config::default(),
+                    None,
                     format!("{} (not found; using defaults)", path.display()),
                 ))
             }
@@ -91,9 +112,9 @@ impl Paths {
                 e.utf8_error().valid_up_to()
             ))
         })?;
-        let config = config_from_yaml(&text)
+        let (config, embeddings) = config_from_yaml(&text)
             .map_err(|e| Error::new(e.kind(), format!("{}: {}", path.display(), e.message())))?;
-        Ok((config, path.display().to_string()))
+        Ok((config, embeddings, path.display().to_string()))
     }
 }
 
@@ -109,17 +130,18 @@ fn mnemo_home() -> Option<PathBuf> {
 }
 
 /// Reads mnemo's keys of a YAML config: the `memory:` section,
-/// `display.memory_notifications` and `auxiliary.background_review`,
-/// ignoring every other key (they belong to other tools); the keys
-/// themselves are checked strictly by the core.
-fn config_from_yaml(text: &str) -> Result<Config> {
+/// `display.memory_notifications` and `auxiliary.background_review`, and
+/// the CLI's `embeddings:` section, ignoring every other key (they belong
+/// to other tools); the keys themselves are checked strictly, the core's
+/// by the core.
+fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
     let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
     let mut doc: serde_yaml::Value =
         serde_yaml::from_str(text).map_err(|e| invalid(format!("not valid YAML: {e}")))?;
     doc.apply_merge()
         .map_err(|e| invalid(format!("not valid YAML: {e}")))?;
     let mut map = match doc {
-        serde_yaml::Value::Null => return Ok(Config::default()),
+        serde_yaml::Value::Null => return Ok((Config::default(), None)),
         serde_yaml::Value::Mapping(map) => map,
         _ => {
             return Err(invalid(
@@ -149,7 +171,19 @@ fn config_from_yaml(text: &str) -> Result<Config> {
             json!({"background_review": to_json("auxiliary.background_review", review)?}),
         );
     }
-    Config::from_json(&serde_json::Value::Object(config))
+    let embeddings = match map.remove("embeddings").filter(|s| !s.is_null()) {
+        None => None,
+        Some(section) => Some(serde_yaml::from_value::<Section>(section).map_err(|e| {
+            invalid(format!(
+                "invalid config at embeddings: {e} (expected {{provider | base_url, model, \
+                 dimensions, api_key_env?, timeout?}})"
+            ))
+        })?),
+    };
+    Ok((
+        Config::from_json(&serde_json::Value::Object(config))?,
+        embeddings,
+    ))
 }
 
 /// The key `key` of the top-level section `section`, unless absent or

@@ -4,6 +4,7 @@
 //! arguments or decides a rule the core owns.
 
 pub mod approval;
+pub mod entries;
 pub mod journey;
 pub mod review;
 pub mod scan;

@@ -18,7 +18,7 @@ use serde_json::Value;
 
 use crate::flags::ReviewArgs;
 use crate::input::file_or_stdin;
-use crate::llm::{completions_url, ChatCompletions, Provider};
+use crate::llm::{api_key, completions_url, insecure, ChatCompletions, Provider};
 use crate::paths::Paths;
 use crate::render::{self, out, pretty};
 
@@ -29,7 +29,10 @@ pub fn review(paths: &Paths, args: ReviewArgs) -> Result<ExitCode> {
     let config = memory.config().auxiliary.background_review.clone();
     let endpoint = endpoint(&args, &config, &config_source)?;
     let model = model(&args, &config, &config_source)?;
-    let key = key(endpoint.key_var.as_deref(), args.api_key_env.is_some())?;
+    let key = api_key(
+        endpoint.key_var.as_deref(),
+        args.api_key_env.is_some().then_some("--api-key-env"),
+    )?;
     if key.is_some() && insecure(&endpoint.url) {
         let _ = writeln!(
             io::stderr(),
@@ -150,40 +153,6 @@ fn model(args: &ReviewArgs, config: &ReviewConfig, source: &str) -> Result<Strin
     ))
 }
 
-/// The API key from the environment variable `var`. A variable that is
-/// named but unset is an error: the endpoint would refuse the call anyway.
-fn key(var: Option<&str>, explicit: bool) -> Result<Option<String>> {
-    let Some(var) = var else {
-        return Ok(None);
-    };
-    match std::env::var(var) {
-        Ok(key) if !key.trim().is_empty() => Ok(Some(key.trim().to_string())),
-        _ => Err(Error::new(
-            ErrorKind::InvalidInput,
-            if explicit {
-                format!("the API key is read from ${var} (--api-key-env), which is not set")
-            } else {
-                format!(
-                    "the API key is read from ${var}, which is not set; export it, or name \
-                     another variable with --api-key-env VAR"
-                )
-            },
-        )),
-    }
-}
-
-/// Whether `url` is plain HTTP to another machine.
-fn insecure(url: &str) -> bool {
-    let Some(rest) = url.strip_prefix("http://") else {
-        return false;
-    };
-    let host = match rest.strip_prefix('[') {
-        Some(v6) => v6.split(']').next().unwrap_or(""),
-        None => rest.split(['/', ':']).next().unwrap_or(""),
-    };
-    !(host == "localhost" || host == "::1" || host.starts_with("127."))
-}
-
 /// The transcript: JSON Lines of chat messages, a JSON array of them, or
 /// an object with a `messages` array; `-` is standard input.
 fn read_transcript(file: &str) -> Result<Vec<Value>> {
@@ -227,19 +196,4 @@ fn read_transcript(file: &str) -> Result<Vec<Value>> {
         }
     }
     Ok(messages)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn plain_http_is_flagged_only_off_this_machine() {
-        assert!(insecure("http://10.0.0.5:8080/v1/chat/completions"));
-        assert!(!insecure("http://localhost:11434/v1/chat/completions"));
-        assert!(!insecure("http://127.0.0.1:9/v1/chat/completions"));
-        assert!(!insecure("http://[::1]:9/v1"));
-        assert!(insecure("http://[fe80::1]:9/v1"));
-        assert!(!insecure("https://api.openai.com/v1/chat/completions"));
-    }
 }

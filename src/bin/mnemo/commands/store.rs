@@ -19,14 +19,28 @@ use mnemo::{Error, ErrorKind, Files, Memory, Result, Storage, Target, ToolResult
 use serde_json::{json, Value};
 
 use crate::commands::approval::settle;
-use crate::flags::TargetArg;
+use crate::flags::{MetaArgs, TargetArg};
 use crate::input::arg_or_stdin;
 use crate::paths::Paths;
 use crate::render::{self, entries, out, pretty};
 
 /// `mnemo status`: both stores' size, limits and mode.
 pub fn status(paths: &Paths, json: bool) -> Result<ExitCode> {
-    let (memory, config_source) = paths.open()?;
+    let (mut memory, config_source, embeddings) = paths.open_with_embeddings()?;
+    // Lending makes no call: the status only says which recall is in force.
+    let recall = crate::embed::lend(
+        &mut memory,
+        &crate::flags::EmbedArgs::default(),
+        embeddings.as_ref(),
+        &config_source,
+    );
+    if let (true, Err(e)) = (json, &recall) {
+        let _ = writeln!(
+            io::stderr(),
+            "warning: the config's embeddings section cannot be used: {}",
+            e.message()
+        );
+    }
     let status = memory.status();
     if json {
         out(&pretty(&status)?)?;
@@ -45,6 +59,15 @@ pub fn status(paths: &Paths, json: bool) -> Result<ExitCode> {
         );
         if approval.needs_review > 0 {
             text.push_str(&format!(", {} need review", approval.needs_review));
+        }
+        text.push_str(&format!("\nRecall: {}", status.recall));
+        match &recall {
+            Ok(Some(url)) => text.push_str(&format!(" at {url}")),
+            Ok(None) => text.push_str(" (no embedding model: see `mnemo recall --help`)"),
+            Err(e) => text.push_str(&format!(
+                " (the config's embeddings section cannot be used: {})",
+                e.message()
+            )),
         }
         text.push('\n');
         for (target, s) in [
@@ -73,12 +96,26 @@ pub fn prompt(paths: &Paths) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `mnemo add`.
-pub fn add(paths: &Paths, target: TargetArg, content: String) -> Result<ExitCode> {
-    write(
-        paths,
-        json!({"action": "add", "target": target.name(), "content": arg_or_stdin(content)?}),
-    )
+/// `mnemo add`, with the entry's importance and category when given.
+pub fn add(paths: &Paths, target: TargetArg, content: String, meta: MetaArgs) -> Result<ExitCode> {
+    let mut args = meta_json(meta);
+    args.insert("action".into(), json!("add"));
+    args.insert("target".into(), json!(target.name()));
+    args.insert("content".into(), json!(arg_or_stdin(content)?));
+    write(paths, Value::Object(args))
+}
+
+/// `--importance` and `--category` as the core's JSON arguments (the core
+/// checks them).
+fn meta_json(meta: MetaArgs) -> serde_json::Map<String, Value> {
+    let mut map = serde_json::Map::new();
+    if let Some(importance) = meta.importance {
+        map.insert("importance".into(), json!(importance));
+    }
+    if let Some(category) = meta.category {
+        map.insert("category".into(), json!(category));
+    }
+    map
 }
 
 /// `mnemo replace`.
@@ -108,13 +145,18 @@ pub fn remove(paths: &Paths, target: TargetArg, old_text: String) -> Result<Exit
 }
 
 /// `mnemo remember`: a write the user confirmed.
-pub fn remember(paths: &Paths, target: TargetArg, fact: String) -> Result<ExitCode> {
+pub fn remember(
+    paths: &Paths,
+    target: TargetArg,
+    fact: String,
+    meta: MetaArgs,
+) -> Result<ExitCode> {
+    let mut options = meta_json(meta);
+    options.insert("target".into(), json!(target.name()));
+    let options = mnemo::api::RememberOptions::from_json(&Value::Object(options))?;
     let fact = arg_or_stdin(fact)?;
     let (mut memory, _) = paths.open()?;
-    let result = run_ready(memory.remember(
-        &fact,
-        mnemo::api::RememberOptions::new(Some(target.target())),
-    ))?;
+    let result = run_ready(memory.remember(&fact, options))?;
     report_tool_result(&settle(&mut memory, result)?)
 }
 
@@ -243,7 +285,7 @@ fn write(paths: &Paths, args: Value) -> Result<ExitCode> {
 /// Prints a write's result for a person: the message and usage (or that it
 /// awaits approval), the notification line on standard error, or the
 /// error with the current entries when the store is full.
-fn report_tool_result(result: &ToolResult) -> Result<ExitCode> {
+pub fn report_tool_result(result: &ToolResult) -> Result<ExitCode> {
     let result = result.clone();
     if let Some(line) = &result.notification {
         let _ = writeln!(io::stderr(), "{line}");

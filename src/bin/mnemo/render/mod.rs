@@ -7,8 +7,10 @@
 //! core or by the command that calls it.
 
 mod approval;
+mod recall;
 
 pub use approval::{pending, review, staged_write, still_pending};
+pub use recall::recall;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
@@ -131,6 +133,11 @@ pub fn entries(n: usize) -> String {
 pub fn when<T: TryInto<u64>>(ms: T) -> String {
     let (day, time) = day_and_time(ms.try_into().unwrap_or(0));
     format!("{day} {time}")
+}
+
+/// `YYYY-MM-DD` (UTC) of a time in ms since the Unix epoch.
+pub fn day(ms: u64) -> String {
+    day_and_time(ms).0
 }
 
 /// `YYYY-MM-DD` and `HH:MM` (UTC) of a time in ms.
