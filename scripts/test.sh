@@ -22,6 +22,7 @@ cargo clippy --all-targets --quiet -- -D warnings
 cargo clippy "${wasm[@]}" --all-targets --quiet -- -D warnings
 cargo clippy "${lean[@]}" --all-targets --quiet -- -D warnings
 cargo clippy --target wasm32-wasip2 --no-default-features --features component --quiet -- -D warnings
+cargo clippy --target wasm32-wasip2 --no-default-features --features component-review --quiet -- -D warnings
 
 step "docs"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps --quiet
