@@ -471,6 +471,7 @@ impl<S: Storage> Memory<S> {
             for g in gone {
                 let record = self.sidecar.records(target).get(g.old_index);
                 superseded.push(HistoryItem {
+                    id: String::new(),
                     time: now,
                     target,
                     entry_id: record.map_or_else(String::new, |r| r.id.clone()),
@@ -522,7 +523,9 @@ impl<S: Storage> Memory<S> {
         // in the same commit.
         if !superseded.is_empty() {
             let mut history = self.read_history().await?;
-            history.items.extend(superseded);
+            for item in superseded {
+                history.push(item);
+            }
             changes.push(Change::Write {
                 name: sidecar::HISTORY_BLOB.to_string(),
                 data: history.to_bytes(),

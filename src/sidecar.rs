@@ -275,6 +275,10 @@ pub enum Cause {
 /// One superseded entry text.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HistoryItem {
+    /// The item's own id (`h1`, `h2`, …), which `restore` and
+    /// `purge_history` take; items of older files get theirs by position.
+    #[serde(default)]
+    pub id: String,
     /// When it was superseded, ms since the Unix epoch.
     pub time: u64,
     /// `memory` or `user`.
@@ -298,6 +302,9 @@ pub struct History {
     pub version: u32,
     /// The items, oldest first.
     pub items: Vec<HistoryItem>,
+    /// The next item id number.
+    #[serde(default)]
+    pub next_id: u64,
 }
 
 impl History {
@@ -308,9 +315,37 @@ impl History {
             None => Ok(History {
                 version: VERSION,
                 items: Vec::new(),
+                next_id: 1,
             }),
-            Some(b) => serde_json::from_slice(b).map_err(|e| e.to_string()),
+            Some(b) => {
+                let mut history: History = serde_json::from_slice(b).map_err(|e| e.to_string())?;
+                // Items of a file written before ids existed get them by
+                // position (the same on every read until it is written).
+                let mut n = history.next_id.max(1);
+                for item in &mut history.items {
+                    if item.id.is_empty() {
+                        item.id = format!("h{n}");
+                        n += 1;
+                    } else if let Some(k) = item
+                        .id
+                        .strip_prefix('h')
+                        .and_then(|k| k.parse::<u64>().ok())
+                    {
+                        n = n.max(k + 1);
+                    }
+                }
+                history.next_id = n;
+                Ok(history)
+            }
         }
+    }
+
+    /// Appends `item`, giving it the next id.
+    pub fn push(&mut self, mut item: HistoryItem) {
+        let n = self.next_id.max(1);
+        item.id = format!("h{n}");
+        self.next_id = n + 1;
+        self.items.push(item);
     }
 
     /// The blob's bytes.

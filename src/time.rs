@@ -61,6 +61,38 @@ impl Utc {
     }
 }
 
+/// The start of day `YYYY-MM-DD` (UTC) in ms since the Unix epoch; `None`
+/// for anything else or a day before 1970.
+pub fn parse_date(text: &str) -> Option<u64> {
+    let mut parts = text.trim().split('-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || y.len() != 4 || m.len() != 2 || d.len() != 2 {
+        return None;
+    }
+    let (y, m, d): (i64, u32, u32) = (y.parse().ok()?, m.parse().ok()?, d.parse().ok()?);
+    if !(1..=12).contains(&m) || !(1..=31).contains(&d) {
+        return None;
+    }
+    let days = days_from_civil(y, m, d);
+    let (yy, mm, dd) = civil_from_days(days);
+    if (yy, mm, dd) != (y, m, d) || days < 0 {
+        return None;
+    }
+    u64::try_from(days).ok()?.checked_mul(86_400_000)
+}
+
+/// A proleptic Gregorian date to days since 1970-01-01 (H. Hinnant's
+/// algorithm).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// Days since 1970-01-01 to a proleptic Gregorian date (H. Hinnant's
 /// algorithm).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
@@ -88,5 +120,22 @@ mod tests {
         assert_eq!(t.stamp(), "20261129T192706Z");
         assert_eq!(t.minute(), "2026-11-29 19:27");
         assert_eq!(Utc::at(951_782_400_000).date(), "2000-02-29");
+    }
+
+    #[test]
+    fn dates_parse_back() {
+        assert_eq!(parse_date("1970-01-01"), Some(0));
+        assert_eq!(parse_date("2000-02-29"), Some(951_782_400_000));
+        assert_eq!(parse_date("2026-11-29"), Some(1_795_910_400_000));
+        for bad in [
+            "2001-02-29",
+            "2026-13-01",
+            "26-11-29",
+            "2026-11-29x",
+            "",
+            "1969-12-31",
+        ] {
+            assert_eq!(parse_date(bad), None, "{bad}");
+        }
     }
 }

@@ -480,6 +480,19 @@ impl GuestMemory for WitMemory {
         result_out(result.unwrap_or_else(|e| memory.refuse(e)))
     }
 
+    fn restore(&self, id: String) -> ToolResult {
+        let mut memory = self.inner.borrow_mut();
+        let result = run_ready(memory.restore(&id));
+        result_out(result.unwrap_or_else(|e| memory.refuse(e)))
+    }
+
+    fn purge_history(&self, before: Option<u64>, id: Option<String>) -> Result<u32, Error> {
+        let mut memory = self.inner.borrow_mut();
+        run(memory.purge_history(before, id.as_deref()))
+            .map(count)
+            .map_err(error)
+    }
+
     fn set_agent(&self, agent: Option<String>) -> Result<(), Error> {
         self.inner
             .borrow_mut()
@@ -676,6 +689,7 @@ fn journey_out(j: crate::journey::Journey) -> Journey {
 
 fn history_out(h: crate::sidecar::HistoryItem) -> HistoryItem {
     HistoryItem {
+        id: h.id,
         time: h.time,
         target: target_out(h.target),
         entry_id: h.entry_id,

@@ -659,4 +659,68 @@ impl<S: Storage> Memory<S> {
             Err(e) => self.refuse(e),
         }
     }
+
+    /// Puts the text of history item `id` back into its store, as a new
+    /// entry with every check of a write (scanner, limits, duplicates;
+    /// staged under write approval). The history keeps the item. Answers
+    /// like the memory tool.
+    pub async fn restore(&mut self, id: &str) -> ToolResult {
+        let item = match self.read_history().await {
+            Ok(history) => history.items.into_iter().find(|i| i.id == id.trim()),
+            Err(e) => return self.refuse(e),
+        };
+        let Some(item) = item else {
+            let shown: String = id.chars().take(40).collect();
+            return self.refuse(Error::new(
+                ErrorKind::NoMatch,
+                format!("no history item {shown:?}; history() lists them with their ids"),
+            ));
+        };
+        match Operation::new(Action::Add, item.target, Some(&item.text), None, "") {
+            Ok(op) => {
+                self.run(ToolRequest::Write(ToolCall {
+                    operations: vec![op],
+                    batch: false,
+                }))
+                .await
+            }
+            Err(e) => self.refuse(e),
+        }
+    }
+
+    /// Removes history items for good: the one named `id`, or every item
+    /// superseded before `before` (ms since the Unix epoch), or, with
+    /// neither, all of them. How many were removed. (Privacy deletion
+    /// without deleting the memory.)
+    pub async fn purge_history(&mut self, before: Option<u64>, id: Option<&str>) -> Result<usize> {
+        self.storage.lock().await?;
+        let result = async {
+            let mut history = self.read_history().await?;
+            let n = history.items.len();
+            history.items.retain(|item| match (id, before) {
+                (Some(id), _) => item.id != id.trim(),
+                (None, Some(before)) => item.time >= before,
+                (None, None) => false,
+            });
+            let removed = n - history.items.len();
+            if let (Some(id), 0) = (id, removed) {
+                let shown: String = id.chars().take(40).collect();
+                return Err(Error::new(
+                    ErrorKind::NoMatch,
+                    format!("no history item {shown:?}"),
+                ));
+            }
+            if removed > 0 {
+                self.storage
+                    .write(sidecar::HISTORY_BLOB, &history.to_bytes())
+                    .await?;
+            }
+            Ok(removed)
+        }
+        .await;
+        let unlocked = self.storage.unlock().await;
+        let removed = result?;
+        unlocked?;
+        Ok(removed)
+    }
 }

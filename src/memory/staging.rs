@@ -332,7 +332,8 @@ impl<S: Storage> Memory<S> {
             let before = history.items.len();
             for item in &dropped {
                 for (target, text) in item.texts() {
-                    history.items.push(HistoryItem {
+                    history.push(HistoryItem {
+                        id: String::new(),
                         time: now,
                         target,
                         entry_id: item.id.clone(),

@@ -542,3 +542,36 @@ pub async fn vectors_are_kept_in_the_database_and_dropped_with_entries() {
     m.recall("throttle", &recall_all(false)).await.unwrap();
     assert_eq!(count(&m), 1);
 }
+
+pub async fn history_items_are_restorable_and_purgeable() {
+    let (s, now) = clocked();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(&m.tool(&add("memory", "old fact one")).await);
+    assert_ok(&m.tool(&add("memory", "old fact two")).await);
+    assert_ok(&m.forget("one", false, None).await);
+    now.set(now.get() + DAY);
+    assert_ok(&m.forget("two", false, None).await);
+    let history = m.history().await.unwrap();
+    let ids: Vec<&str> = history.iter().map(|h| h.id.as_str()).collect();
+    assert_eq!(ids, ["h2", "h1"]);
+    // Restore puts the text back through every check of a write.
+    assert_ok(&m.restore("h1").await);
+    assert_eq!(text(&s, "MEMORY.md").unwrap(), "old fact one");
+    assert_code(&m.restore("h9").await, "no-match");
+    // Purge by id, by age, or all.
+    assert_eq!(
+        m.purge_history(None, Some("h9")).await.unwrap_err().kind(),
+        ErrorKind::NoMatch
+    );
+    assert_eq!(m.purge_history(Some(now.get()), None).await.unwrap(), 1);
+    assert_eq!(m.history().await.unwrap()[0].id, "h2");
+    assert_eq!(m.purge_history(None, None).await.unwrap(), 1);
+    assert!(m.history().await.unwrap().is_empty());
+    // Items of a file written before ids existed get them by position.
+    s.put(
+        mnemo::sidecar::HISTORY_BLOB,
+        r#"{"version":1,"items":[{"time":1,"target":"memory","entry_id":"e1","text":"a","cause":"remove"}]}"#,
+    );
+    assert_eq!(m.history().await.unwrap()[0].id, "h1");
+    assert_ok(&m.restore("h1").await);
+}

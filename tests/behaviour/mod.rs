@@ -83,6 +83,7 @@ macro_rules! behaviour_suite {
             operations_select_like_old_text
             injection_falls_back_to_the_most_important
             hybrid_recall_with_the_hosts_embedder
+            history_items_are_restorable_and_purgeable
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]

@@ -215,4 +215,10 @@ test("importance, pins, recall and injection through the component", async () =>
   assert.equal(memory.updateMemory("async", "Prefers async communication, no calls", 0.8).success, true);
   assert.equal(memory.forget("Rate limiting", false).success, true);
   assert.equal(text(blobs.get("MEMORY.md")), "");
+  const [item] = memory.history();
+  assert.equal(item.id, "h1");
+  assert.equal(memory.restore("h1").success, true);
+  assert.match(text(blobs.get("MEMORY.md")), /Rate limiting/);
+  assert.equal(memory.purgeHistory(undefined, "h1"), 1);
+  assert.equal(memory.history().length, 0);
 });

@@ -275,10 +275,30 @@ Examples:
     /// Show the entries that writes replaced or removed
     #[command(long_about = "\
 Show every entry text that a replace, a remove, a journey edit or an import
-superseded, newest first, with when and why (mnemo-history.json beside the
-stores; nothing in it is ever dropped). Facts the user confirmed with
-`mnemo remember` are marked ✔.")]
+superseded, newest first, with when and why and its id (mnemo-history.json
+beside the stores; mnemo never drops an item by itself). Facts the user
+confirmed with `mnemo remember` are marked ✔.
+
+  mnemo history restore ID        put the text back (checked like any write)
+  mnemo history purge --id ID     remove one item for good
+  mnemo history purge --before D  remove items older than D (YYYY-MM-DD)
+  mnemo history purge --all       remove every item")]
     History {
+        /// `restore ID` or `purge`; none lists the items
+        #[arg(value_enum)]
+        action: Option<HistoryAction>,
+        /// The item to restore
+        #[arg(value_name = "ID")]
+        id: Option<String>,
+        /// purge: the item to remove
+        #[arg(long = "id", value_name = "ID")]
+        purge_id: Option<String>,
+        /// purge: remove items superseded before this day (YYYY-MM-DD)
+        #[arg(long, value_name = "DATE")]
+        before: Option<String>,
+        /// purge: remove every item
+        #[arg(long)]
+        all: bool,
         /// Print the items as JSON
         #[arg(long)]
         json: bool,
@@ -843,6 +863,15 @@ pub struct EmbedArgs {
     /// The environment variable holding the embeddings API key
     #[arg(long, value_name = "VAR")]
     pub embed_key_env: Option<String>,
+}
+
+/// What `mnemo history` does besides listing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum HistoryAction {
+    /// Put an item's text back into its store
+    Restore,
+    /// Remove items for good
+    Purge,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]

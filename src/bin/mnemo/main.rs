@@ -81,7 +81,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => entries::mark_important(&paths, &query, importance, all, target),
         Command::Pin { query, target } => entries::pin(&paths, &query, target),
         Command::Forget { query, all, target } => entries::forget(&paths, &query, all, target),
-        Command::History { json, limit } => store::history(&paths, json, limit),
+        Command::History {
+            action: None,
+            json,
+            limit,
+            ..
+        } => store::history(&paths, json, limit),
+        Command::History {
+            action: Some(action),
+            id,
+            purge_id,
+            before,
+            all,
+            ..
+        } => store::history_action(&paths, action, id, purge_id, before, all),
         Command::Export { out, force } => store::export(&paths, out, force),
         Command::Import { files } => store::import(&paths, &files),
         Command::Search {

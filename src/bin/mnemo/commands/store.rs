@@ -179,8 +179,9 @@ pub fn history(paths: &Paths, json: bool, limit: Option<usize>) -> Result<ExitCo
                 .and_then(|v| v.as_str().map(str::to_string))
                 .unwrap_or_default();
             text.push_str(&format!(
-                "{}  {:<7} {} {}{}\n",
+                "{}  {:<4} {:<7} {} {}{}\n",
                 render::when(i.time),
+                i.id,
                 cause,
                 i.target,
                 i.entry_id,
@@ -193,6 +194,58 @@ pub fn history(paths: &Paths, json: bool, limit: Option<usize>) -> Result<ExitCo
         out(&text)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `mnemo history restore ID` and `mnemo history purge`.
+pub fn history_action(
+    paths: &Paths,
+    action: crate::flags::HistoryAction,
+    id: Option<String>,
+    purge_id: Option<String>,
+    before: Option<String>,
+    all: bool,
+) -> Result<ExitCode> {
+    use crate::flags::HistoryAction;
+    let (mut memory, _) = paths.open()?;
+    match action {
+        HistoryAction::Restore => {
+            let id = id.ok_or_else(|| {
+                Error::new(
+                    ErrorKind::InvalidInput,
+                    "history restore needs the item's id (see `mnemo history`)",
+                )
+            })?;
+            let result = run_ready(memory.restore(&id))?;
+            report_tool_result(&crate::commands::approval::settle(&mut memory, result)?)
+        }
+        HistoryAction::Purge => {
+            let id = purge_id.or(id);
+            let before = before
+                .map(|d| {
+                    mnemo::time::parse_date(&d).ok_or_else(|| {
+                        Error::new(
+                            ErrorKind::InvalidInput,
+                            format!("--before takes a day as YYYY-MM-DD, got {d:?}"),
+                        )
+                    })
+                })
+                .transpose()?;
+            if id.is_none() && before.is_none() && !all {
+                return Err(Error::new(
+                    ErrorKind::InvalidInput,
+                    "history purge removes text for good: name it with --id ID, --before \
+                     YYYY-MM-DD or --all",
+                ));
+            }
+            let n = run_ready(memory.purge_history(before, id.as_deref()))??;
+            let _ = writeln!(
+                io::stderr(),
+                "removed {n} history item{} for good",
+                if n == 1 { "" } else { "s" }
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }
 
 /// `mnemo export`: both stores as JSON, or as files in `dir`.
