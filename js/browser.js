@@ -6,6 +6,12 @@
 // exists only in workers). The page gets the same async methods; it never
 // touches postMessage. Inside a worker, or with "indexeddb" / "memory",
 // everything runs in the calling context.
+//
+// Two calls need more than a message each way in the worker's case:
+// `review()` keeps the host's `llm` (a function, which cannot cross) in the
+// page and the worker calls it back for every step, and its `signal` is
+// forwarded as an abort message; `pendingCount()` is synchronous, so it
+// answers from the count the worker sends with every reply.
 
 import init, * as wasm from "./mnemo.js";
 
@@ -43,13 +49,22 @@ class WorkerMemory {
   #pending = new Map();
   #next = 1;
   #closed = null;
+  /** The host's llm of each review in progress, by call id. */
+  #llms = new Map();
+  /** Staged writes after the last reply (pendingCount). */
+  #count = 0;
 
   constructor(worker) {
     this.#worker = worker;
     worker.onmessage = ({ data }) => {
+      if (data.llm !== undefined) {
+        this.#answerLlm(data);
+        return;
+      }
       const waiting = this.#pending.get(data.id);
       if (!waiting) return;
       this.#pending.delete(data.id);
+      if (typeof data.pending === "number") this.#count = data.pending;
       if (data.ok) waiting.resolve(data.result);
       else waiting.reject(mnemoError(data.error));
     };
@@ -71,13 +86,26 @@ class WorkerMemory {
     this.#worker.terminate();
   }
 
-  call(method, args, module) {
+  /** Asks the page's llm of review `review` on the worker's behalf; answers `{llm, ok, result | error}`. */
+  async #answerLlm({ llm: call, review, request }) {
+    let reply;
+    try {
+      const answer = await this.#llms.get(review)(request);
+      // What crosses back is what the core reads anyway: the answer as JSON.
+      reply = { llm: call, ok: true, result: answer === undefined ? null : JSON.parse(JSON.stringify(answer)) };
+    } catch (e) {
+      reply = { llm: call, ok: false, error: e?.message ?? String(e) };
+    }
+    if (!this.#closed) this.#worker.postMessage(reply);
+  }
+
+  call(method, args, module, extra) {
     if (this.#closed) return Promise.reject(mnemoError(this.#closed));
     const id = this.#next++;
     return new Promise((resolve, reject) => {
       this.#pending.set(id, { resolve, reject });
       try {
-        this.#worker.postMessage({ id, method, args, module });
+        this.#worker.postMessage({ ...extra, id, method, args, module });
       } catch (e) {
         this.#pending.delete(id);
         reject(mnemoError({ code: "invalid-input", message: `arguments of ${method} cannot be sent to the worker: ${e.message}` }));
@@ -104,6 +132,37 @@ class WorkerMemory {
     return memory;
   }
 
+  /**
+   * Runs the background review in the worker; the host's `llm` stays here
+   * and answers the worker's requests, and `signal` aborts it there.
+   */
+  async review(options) {
+    // Options that are not an object, or without a function as llm: the
+    // worker's memory says what is wrong with them.
+    if (options === null || typeof options !== "object") return this.call("review", [options]);
+    const { llm, signal, ...rest } = options;
+    if (typeof llm !== "function") return this.call("review", [{ ...rest, llm: null }]);
+    if (signal != null && (typeof signal.addEventListener !== "function" || !("aborted" in signal))) {
+      throw mnemoError({ code: "invalid-input", message: "signal must be an AbortSignal" });
+    }
+    const id = this.#next;
+    this.#llms.set(id, llm);
+    const abort = () => this.#closed || this.#worker.postMessage({ abort: id });
+    signal?.addEventListener("abort", abort);
+    try {
+      return await this.call("review", [rest], undefined, { llm: true, aborted: signal?.aborted === true });
+    } finally {
+      signal?.removeEventListener("abort", abort);
+      this.#llms.delete(id);
+    }
+  }
+
+  /** How many staged writes wait, as of the worker's last reply (synchronous, for badges). */
+  pendingCount() {
+    if (this.#closed) throw mnemoError(this.#closed);
+    return this.#count;
+  }
+
   /** Closes the memory and stops its worker; later calls reject with `closed`. */
   async close() {
     if (this.#closed) return;
@@ -114,6 +173,7 @@ class WorkerMemory {
 }
 
 for (const method of METHODS) {
+  if (Object.hasOwn(WorkerMemory.prototype, method)) continue;
   WorkerMemory.prototype[method] = function (...args) {
     return this.call(method, args);
   };

@@ -34,6 +34,9 @@ done
 # own for OPFS when called from a page.
 cp js/browser.js js/worker.js pkg/web/
 cp js/browser.d.ts pkg/web/browser.d.ts
+# `npx mnemo pending|approve|reject|approval` over the node build.
+cp js/cli.mjs pkg/cli.mjs
+chmod +x pkg/cli.mjs
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 cat > pkg/package.json <<JSON
@@ -45,6 +48,7 @@ cat > pkg/package.json <<JSON
   "main": "./node/mnemo.js",
   "module": "./bundler/mnemo.js",
   "types": "./node/mnemo.d.ts",
+  "bin": { "mnemo": "./cli.mjs" },
   "sideEffects": ["./bundler/mnemo.js", "./bundler/snippets/*"],
   "exports": {
     ".": {
@@ -71,7 +75,7 @@ cat > pkg/package.json <<JSON
     },
     "./package.json": "./package.json"
   },
-  "files": ["node", "bundler", "web", "lean", "README.md"],
+  "files": ["node", "bundler", "web", "lean", "cli.mjs", "README.md"],
   "engines": { "node": ">=20.19" }
 }
 JSON

@@ -55,6 +55,7 @@ step "npm package + JS API tests (node)"
 scripts/build-js.sh
 node --test tests/js/
 node examples/quickstart.mjs >/dev/null
+node examples/review-agent.mjs >/dev/null
 
 step "edge examples: Cloudflare under workerd, Fastly under Viceroy (when installed)"
 if command -v viceroy >/dev/null; then scripts/build-fastly.sh; fi

@@ -572,6 +572,13 @@ impl<S: Storage> Memory<S> {
             report.usage.calls += 1;
             let reply = match answer.and_then(|v| Reply::from_json(&v)) {
                 Ok(reply) => reply,
+                // A host that interrupts its model on a cancel (a JS
+                // `AbortSignal` raced against the call) fails it: that is
+                // the cancel, not the model's failure.
+                Err(_) if cancelled() => {
+                    report.stopped = Stop::Cancelled;
+                    break;
+                }
                 Err(e) => {
                     report.stopped = Stop::Error;
                     report.error = Some(e.message().to_string());

@@ -2,8 +2,9 @@
 // else this tab only) that can be deleted, the memory tool (form and raw
 // JSON), note search (ranked search, the per-turn context block and a set of
 // sample notes), the sectors report with the notes' links in both directions,
-// the live stores, the frozen system prompt, export/import and the tool
-// schema. Plain ES module, no framework, no build step.
+// write approval (the pending panel: approve, edit, reject, a badge, the
+// on/off switch), the live stores, the frozen system prompt, export/import
+// and the tool schema. Plain ES module, no framework, no build step.
 //
 // Every call goes through `state.memory`; after each one the live stores are
 // re-read (exportMarkdown + status, then sectors) before the result is shown,
@@ -161,17 +162,19 @@ function submitOnCtrlEnter(textarea) {
 
 // ---------------------------------------------------------------- stores
 
-/** Re-reads both stores and renders them. */
+/** Re-reads both stores and the staged writes, and renders them. */
 async function refreshStores() {
   try {
-    const [files, status] = await Promise.all([
+    const [files, status, pending] = await Promise.all([
       state.memory.exportMarkdown(),
       state.memory.status(),
+      state.memory.pending(),
     ]);
     state.liveFiles = files;
     if ($("app-status").dataset.state === "error") setAppStatus("ready", READY);
     renderStorage(status.storage);
     for (const store of STORES) renderStore(store, files[store.file], status[store.target]);
+    renderPending(pending, status.approval);
     renderStale();
   } catch (e) {
     setAppStatus("error", "Could not read the stores:", e);
@@ -336,13 +339,15 @@ function runTool(args) {
   });
 }
 
-/** Shows a ToolResult: success or failure with its code. */
+/** Shows a ToolResult: success (saved or staged) or failure with its code. */
 function renderResult(args, result) {
   const ok = result.success === true;
   showResult({
     success: ok,
     code: ok ? "" : result.code || "",
-    badge: ok ? "success" : `failed · ${result.code || "error"}`,
+    badge: ok ? (result.staged ? `staged · ${result.pending_id}` : "success") : `failed · ${result.code || "error"}`,
+    staged: result.staged === true,
+    notification: result.notification ?? "",
     message: ok ? result.message || "" : result.error || "",
     done: result.done === true,
     args: JSON.stringify(args, null, 2),
@@ -376,7 +381,7 @@ function renderParseError(raw, e) {
   });
 }
 
-function showResult({ success, code, badge, message, done, args, json }) {
+function showResult({ success, code, badge, message, done, args, json, staged = false, notification = "" }) {
   state.seq += 1;
   const panel = $("tool-result");
   panel.dataset.success = String(success);
@@ -385,14 +390,162 @@ function showResult({ success, code, badge, message, done, args, json }) {
   $("tool-result-body").hidden = false;
   const badgeEl = $("tool-result-badge");
   badgeEl.textContent = badge;
-  badgeEl.className = `badge ${success ? "ok" : "fail"}`;
+  badgeEl.className = `badge ${staged ? "staged" : success ? "ok" : "fail"}`;
   $("tool-result-message").textContent = message;
+  $("tool-result-notification").textContent = notification;
+  $("tool-result-notification").hidden = notification === "";
   $("tool-result-live").textContent = `${badge}: ${message}`;
   $("tool-result-done").hidden = !done;
   $("tool-result-args").textContent = args;
   $("tool-result-json").textContent = json;
   $("tool-result-json").hidden = json === "";
   panel.dataset.seq = String(state.seq);
+}
+
+// ---------------------------------------------------------------- write approval
+
+/** Renders the pending panel: the switch, the badge and one item per staged write. */
+function renderPending(items, approval) {
+  const toggle = $("approval-toggle");
+  toggle.checked = approval.enabled;
+  toggle.disabled = false;
+  $("approval-source").textContent = approval.source === "override"
+    ? "(switched here; kept with this memory)"
+    : "(from the configuration)";
+  // The badge reads the synchronous count, as a host's badge would.
+  const count = state.memory.pendingCount();
+  const badge = $("pending-badge");
+  badge.textContent = formatNumber(count);
+  badge.dataset.count = String(count);
+  badge.setAttribute("aria-label", `${plural(count, "write", "writes")} waiting`);
+  const list = $("pending-list");
+  list.replaceChildren(...items.map(pendingItem));
+  list.hidden = items.length === 0;
+  $("pending-empty").hidden = items.length !== 0;
+  $("pending-all").hidden = items.length === 0;
+}
+
+/** Whether a staged write can be edited before approving: one add or replace. */
+const editable = (item) => !item.batch && item.operations.length === 1 && item.operations[0].action !== "remove";
+
+/** One staged write: what it would do, where it came from, and its buttons. */
+function pendingItem(item) {
+  const li = document.createElement("li");
+  li.dataset.id = item.id;
+  li.dataset.state = item.state;
+  const meta = document.createElement("p");
+  meta.className = "hit-meta";
+  const parts = [item.id, item.origin];
+  if (item.agent) parts.push(`agent ${item.agent}`);
+  parts.push(new Date(item.created).toLocaleTimeString());
+  if (item.batch) parts.push(`batch of ${item.operations.length}`);
+  meta.append(span("hit-store", parts.join(" · ")));
+  if (item.state === "needs_review") meta.append(" ", span("mark", "needs review"));
+  const text = document.createElement("pre");
+  text.className = "entry-text";
+  text.textContent = item.summary;
+  li.append(meta, text);
+  if (item.reason) {
+    const why = document.createElement("p");
+    why.className = "warning";
+    why.textContent = `Not applied: ${item.reason}`;
+    li.append(why);
+  }
+  const actions = document.createElement("div");
+  actions.className = "entry-actions";
+  actions.append(smallButton("Approve", `Approve ${item.id}`, () => approveStaged(item.id)));
+  if (editable(item)) actions.append(smallButton("Edit…", `Edit ${item.id} before approving`, () => openEdit(li, item)));
+  actions.append(smallButton("Reject", `Reject ${item.id}`, () => rejectStaged(item.id)));
+  li.append(actions);
+  return li;
+}
+
+/** Opens the edit box of a staged add or replace, prefilled with its text. */
+function openEdit(li, item) {
+  if (li.querySelector(".pending-edit")) return;
+  const form = document.createElement("form");
+  form.className = "pending-edit";
+  form.noValidate = true;
+  const field = document.createElement("div");
+  field.className = "field";
+  const label = document.createElement("label");
+  label.htmlFor = `pending-edit-${item.id}`;
+  label.textContent = `Text to save instead (${item.id})`;
+  const textarea = document.createElement("textarea");
+  textarea.id = `pending-edit-${item.id}`;
+  textarea.rows = 3;
+  textarea.spellcheck = false;
+  textarea.value = item.operations[0].content ?? "";
+  field.append(label, textarea);
+  const actions = document.createElement("div");
+  actions.className = "actions";
+  const save = document.createElement("button");
+  save.type = "submit";
+  save.className = "primary small";
+  save.textContent = "Approve edited";
+  const cancel = smallButton("Cancel", `Cancel editing ${item.id}`, () => form.remove());
+  actions.append(save, cancel);
+  form.append(field, actions);
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    approveStaged(item.id, textarea.value);
+  });
+  submitOnCtrlEnter(textarea);
+  li.append(form);
+  textarea.focus();
+}
+
+/** Says what an approve did: applied, the chat line, and what stays for review. */
+function describeApproved(report) {
+  const lines = [];
+  if (report.applied.length > 0) lines.push(`Applied ${report.applied.join(", ")}.`);
+  if (report.notification) lines.push(report.notification);
+  for (const f of report.failed) lines.push(`${f.id} not applied (${f.code}): ${f.reason} It stays for review.`);
+  if (lines.length === 0) lines.push("Nothing was waiting.");
+  return lines.join(" ");
+}
+
+/** Approves one staged write (with an edited text) or "all", then shows the outcome. */
+function approveStaged(id, content) {
+  return pendingCall(async () => {
+    const report = await state.memory.approve(id, content === undefined ? undefined : { content });
+    return describeApproved(report);
+  });
+}
+
+function rejectStaged(id) {
+  return pendingCall(async () => {
+    const report = await state.memory.reject(id);
+    return report.rejected.length === 0
+      ? "Nothing was waiting."
+      : `Rejected ${report.rejected.join(", ")}; ${report.rejected.length === 1 ? "its text is" : "their texts are"} kept in the history.`;
+  });
+}
+
+async function onApprovalToggle(ev) {
+  const on = ev.currentTarget.checked;
+  await pendingCall(async () => {
+    await state.memory.setApproval(on);
+    return on
+      ? "Write approval is on: writes are staged until you approve them."
+      : "Write approval is off: writes are saved at once (what is staged stays staged).";
+  });
+}
+
+/** Runs a pending-panel call, refreshes everything, then shows its outcome. */
+function pendingCall(fn) {
+  return busy(async () => {
+    let show;
+    try {
+      const text = await fn();
+      show = () => showMessage($("pending-status"), text);
+    } catch (e) {
+      show = () => showError($("pending-status"), e);
+    }
+    await refreshStores();
+    show();
+    $("pending").dataset.seq = String(Number($("pending").dataset.seq ?? 0) + 1);
+  });
 }
 
 // ---------------------------------------------------------------- note search
@@ -977,6 +1130,9 @@ function clearOutputs() {
   delete $("context-output").dataset.empty;
   $("samples-status").replaceChildren();
   $("files-status").replaceChildren();
+  $("pending-status").replaceChildren();
+  $("pending-status").hidden = true;
+  $("tool-result-notification").hidden = true;
 }
 
 // ---------------------------------------------------------------- schema
@@ -1019,6 +1175,9 @@ function wireEvents() {
     }
   });
   $("delete-memory").addEventListener("click", onDeleteMemory);
+  $("approval-toggle").addEventListener("change", onApprovalToggle);
+  $("approve-all").addEventListener("click", () => approveStaged("all"));
+  $("reject-all").addEventListener("click", () => rejectStaged("all"));
 }
 
 async function loadMnemo() {

@@ -449,6 +449,16 @@ pub async fn the_review_stops_on_errors_bounds_and_cancel() {
     assert_eq!(report.stopped, Stop::Cancelled);
     assert!(report.actions.is_empty());
     assert_eq!(text(&s, "MEMORY.md"), None);
+    // A model interrupted by the cancel fails its call: that is the cancel.
+    let llm = Scripted::new(vec![Err("the host aborted the call".into())]);
+    let asked = Cell::new(0);
+    let cancel = || {
+        asked.set(asked.get() + 1);
+        asked.get() > 1
+    };
+    let report = m.review(&transcript(), &llm, &cancel).await.unwrap();
+    assert_eq!(report.stopped, Stop::Cancelled);
+    assert_eq!(report.error, None);
     // Cancelled before it starts: the model is never called.
     let llm = Scripted::new(vec![]);
     let report = m.review(&transcript(), &llm, &|| true).await.unwrap();

@@ -1,7 +1,8 @@
 // The lean npm build (`mnemo/lean`: the `js` feature without `sqlite`)
 // under Node.js: every note behaviour of tests/js/api.test.mjs, run again
 // here against the lean build, and what it does instead of what needs
-// SQLite (sessions, OPFS, IndexedDB): a clear `unsupported`.
+// SQLite (sessions, OPFS, IndexedDB): a clear `unsupported`. The approval
+// and review tests of tests/js/approval.test.mjs run here too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -19,6 +20,8 @@ const full = require(join(root, "pkg", "node", "mnemo.js"));
 
 process.env.MNEMO_PKG = lean;
 await import("./api.test.mjs");
+// Write approval and the review need no SQLite: the same tests, on the lean build.
+await import("./approval.test.mjs");
 
 const add = (target, content) => ({ action: "add", target, content });
 

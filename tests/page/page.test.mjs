@@ -837,3 +837,132 @@ describe("sectors panel", () => {
     assert.equal(await item.locator("button, a").count(), 0, "nothing to follow");
   });
 });
+
+describe("pending panel", () => {
+  /** Waits until the panel's badge shows `n`. */
+  const badgeIs = (n) => page.locator(`#pending-badge[data-count="${n}"]`).waitFor({ state: "attached" });
+  /** Runs a click in the pending panel and waits for the outcome it reports. */
+  async function pendingAction(act) {
+    const before = Number((await page.locator("#pending").getAttribute("data-seq")) ?? 0);
+    await act();
+    await page.locator(`#pending[data-seq="${before + 1}"]`).waitFor({ state: "attached" });
+    return text("#pending-status");
+  }
+  const listed = () => page.$$eval("#pending-list li", (lis) => lis.map((li) => [li.dataset.id, li.dataset.state, li.querySelector(".entry-text").textContent]));
+
+  test("writes are staged while approval is on, and approved, edited or rejected from the panel", { timeout: TIMEOUT }, async () => {
+    assert.equal(await page.locator("#approval-toggle").isChecked(), false);
+    assert.equal(await text("#pending-badge"), "0");
+    assert.ok(await page.locator("#pending-empty").isVisible());
+    assert.match(await pendingAction(() => page.click("#approval-toggle")), /Write approval is on/);
+    assert.equal(await text("#approval-source"), "(switched here; kept with this memory)");
+
+    const staged = await formCall({ action: "add", target: "memory", content: "Deploys on Fridays" });
+    assert.equal(staged.success, "true");
+    assert.equal(staged.badge, "staged · p1");
+    assert.match(staged.message, /Staged for the user's approval/);
+    assert.match(await text("#tool-result-notification"), /awaiting your approval \(p1\)/);
+    await formCall({ action: "add", target: "memory", content: "Uses zsh" });
+    await formCall({ action: "add", target: "user", content: "Likes tea" });
+    await badgeIs(3);
+    assert.deepEqual(await listed(), [
+      ["p1", "pending", "Memory ➕ Deploys on Fridays"],
+      ["p2", "pending", "Memory ➕ Uses zsh"],
+      ["p3", "pending", "User profile ➕ Likes tea"],
+    ]);
+    assert.deepEqual(await entries("memory"), [], "nothing staged is in the stores");
+
+    // Staged writes survive a reload.
+    await page.reload();
+    await pageReady();
+    await badgeIs(3);
+    assert.equal(await page.locator("#approval-toggle").isChecked(), true);
+
+    // Edit, then approve.
+    const first = page.locator('#pending-list li[data-id="p1"]');
+    await first.getByRole("button", { name: "Edit p1 before approving" }).click();
+    await first.locator("textarea").fill("Deploys on Thursdays");
+    assert.match(await pendingAction(() => first.getByRole("button", { name: "Approve edited" }).click()), /^Applied p1\. 💾 Memory updated$/);
+    assert.deepEqual(await entries("memory"), ["Deploys on Thursdays"]);
+    await badgeIs(2);
+    assert.match(await pendingAction(() => page.getByRole("button", { name: "Reject p2" }).click()), /^Rejected p2; its text is kept in the history\.$/);
+    await badgeIs(1);
+    assert.match(await pendingAction(() => page.click("#approve-all")), /^Applied p3\./);
+    assert.deepEqual(await entries("user"), ["Likes tea"]);
+    await badgeIs(0);
+    assert.ok(await page.locator("#pending-empty").isVisible());
+    assert.equal(await page.locator("#pending-all").isVisible(), false);
+
+    // Switched off: writes apply at once again.
+    assert.match(await pendingAction(() => page.click("#approval-toggle")), /Write approval is off/);
+    const direct = await formCall({ action: "add", target: "memory", content: "Uses fish" });
+    assert.equal(direct.badge, "success");
+    await badgeIs(0);
+  });
+
+  test("a write that no longer applies stays for review; reject all clears the queue", { timeout: TIMEOUT }, async () => {
+    await formCall({ action: "add", target: "memory", content: "Port 2222 for staging" });
+    await pendingAction(() => page.click("#approval-toggle"));
+    await formCall({ action: "replace", target: "memory", old_text: "2222", content: "Port 2200 for staging" });
+    await formCall({ action: "add", target: "memory", content: "Backups at 03:00" });
+    await badgeIs(2);
+    // The entry changes (approval is off for this write) before the user approves.
+    await page.evaluate(async () => {
+      const m = window.mnemo.memory;
+      await m.setApproval(false);
+      await m.tool({ action: "replace", target: "memory", old_text: "2222", content: "Port 22 for staging" });
+      await m.setApproval(true);
+    });
+    const outcome = await pendingAction(() => page.click("#approve-all"));
+    assert.match(outcome, /Applied p2\./);
+    assert.match(outcome, /p1 not applied \(no-match\)/);
+    assert.deepEqual(await listed(), [["p1", "needs_review", 'Memory ✏️ "Port 2222 for staging" → "Port 2200 for staging"']]);
+    assert.match(await text('#pending-list li[data-id="p1"] .warning'), /^Not applied: .*2222/);
+    assert.match(await pendingAction(() => page.click("#reject-all")), /^Rejected p1;/);
+    await badgeIs(0);
+  });
+
+  test("the review runs in the OPFS worker with the page's llm, and a cancel interrupts a hanging one", { timeout: TIMEOUT }, async () => {
+    const result = await page.evaluate(async () => {
+      const m = window.mnemo.memory;
+      await m.setApproval(true);
+      const transcript = [{ role: "user", content: "I always use vim keybindings." }];
+      let step = 0;
+      const seen = [];
+      const report = await m.review({
+        transcript,
+        sameModel: false,
+        llm: async ({ messages, tools }) => {
+          seen.push([messages.length, tools[0].function.name]);
+          return step++ === 0
+            ? { tool_calls: [{ id: "c1", type: "function", function: { name: "memory", arguments: JSON.stringify({ action: "add", target: "user", content: "Uses vim keybindings" }) } }] }
+            : { content: "Saved.", usage: { input_tokens: 3, output_tokens: 1 } };
+        },
+      });
+      const count = m.pendingCount();
+      const controller = new AbortController();
+      setTimeout(() => controller.abort(), 100);
+      const cancelled = await m.review({ transcript, llm: () => new Promise(() => {}), signal: controller.signal });
+      const failed = await m.review({ transcript, llm: () => { throw new Error("model offline"); } });
+      let refused = null;
+      await m.review({ transcript, llm: "gpt" }).catch((e) => (refused = e.code));
+      return { report, count, seen, cancelled: cancelled.stopped, failed: [failed.stopped, failed.error], refused, pending: await m.pending() };
+    });
+    assert.equal(result.report.stopped, "done");
+    assert.deepEqual(result.report.staged, ["p1"]);
+    assert.equal(result.report.digest, true);
+    assert.equal(result.report.message, "Saved.");
+    assert.deepEqual(result.seen, [[2, "memory"], [4, "memory"]]);
+    assert.equal(result.count, 1);
+    assert.equal(result.cancelled, "cancelled");
+    assert.equal(result.failed[0], "error");
+    assert.match(result.failed[1], /model offline/);
+    assert.equal(result.refused, "invalid-input");
+    assert.equal(result.pending[0].origin, "review");
+    // The panel follows at its next refresh (after any call the page makes).
+    await page.click("#start-session");
+    await badgeIs(1);
+    await pendingAction(() => page.click("#approve-all"));
+    assert.deepEqual(await entries("user"), ["Uses vim keybindings"]);
+  });
+});

@@ -41,6 +41,19 @@ export async function page(): Promise<void> {
   await memory.history();
   await memory.remember("Prefers metric units", { target: "user" });
   await memory.recordTurn({ session: "s", user: "hi", assistant: "hello" });
+  // A memory in a page's worker has the approval calls and the review too:
+  // its llm stays in the page, the worker calls it back.
+  expectType<number>(memory.pendingCount());
+  for (const item of await memory.pending()) expectType<string>(item.id);
+  await memory.approve("all");
+  await memory.reject("p2");
+  expectType<boolean>((await memory.setApproval(false)).enabled);
+  const report = await memory.review({
+    transcript: [{ role: "user", content: "hi" }],
+    llm: async () => ({ content: "Nothing to save." }),
+    signal: AbortSignal.timeout(30_000),
+  });
+  expectType<string[]>(report.staged);
   await memory.sessionSearch("hello", { limit: 5 });
   void hits;
 

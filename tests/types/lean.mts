@@ -23,6 +23,10 @@ export async function edge(): Promise<void> {
     const code: ErrorCode = (e as MnemoError).code;
     if (code === "unsupported") expectType<string>((e as MnemoError).message);
   }
+  // Approval and the review need no SQLite.
+  expectType<number>((await memory.pending()).length + memory.pendingCount());
+  const report = await memory.review({ transcript: [{ role: "user", content: "hi" }], llm: () => ({ content: "ok" }) });
+  expectType<boolean>(report.digest);
   // @ts-expect-error a wrong target string
   await memory.remember("x", { target: "both" });
   await memory.close();

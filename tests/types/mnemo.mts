@@ -8,8 +8,13 @@ import {
   errorCodes,
   scan,
   wasmMemoryBytes,
+  type ApprovalStatus,
+  type ApproveOptions,
+  type ApproveResult,
+  type ChatMessage,
   type ErrorCode,
   type HistoryItem,
+  type LlmAnswer,
   type Journey,
   type JourneyNode,
   type MarkdownFiles,
@@ -17,7 +22,12 @@ import {
   type MemoryOptions,
   type MnemoError,
   type RecordedTurn,
+  type RejectResult,
   type RememberOptions,
+  type ReviewLlm,
+  type ReviewOptions,
+  type ReviewReport,
+  type ReviewRequest,
   type ScanCategory,
   type ScanVerdict,
   type SearchHit,
@@ -29,6 +39,7 @@ import {
   type SessionMessage,
   type SessionSearchOptions,
   type SessionToolResult,
+  type StagedWrite,
   type Status,
   type StorageAdapter,
   type StoreStatus,
@@ -97,6 +108,13 @@ export async function open(): Promise<Memory[]> {
     { storage: "fs", dir: "./memories" },
     { storage: adapter },
     { storage: bytesAdapter, config: { memory: { recall: { top_k: 3 } } } },
+    { storage: "fs", dir: "./memories", agent: "scout", config: { memory: { write_approval: true } } },
+    {
+      config: {
+        display: { memory_notifications: "verbose" },
+        auxiliary: { background_review: { model: "auto", max_iterations: 4, max_input_chars: 50_000 } },
+      },
+    },
   ];
   const memories = await Promise.all(options.map((o) => Memory.open(o)));
   memories.push(await Memory.open());
@@ -112,6 +130,10 @@ export async function open(): Promise<Memory[]> {
   await Memory.open({ config: { memory: { memroy_char_limit: 5 } } });
   // @ts-expect-error config keys are snake_case
   await Memory.open({ config: { memory: { recall: { topK: 5 } } } });
+  // @ts-expect-error a notification mode is off, on or verbose
+  await Memory.open({ config: { display: { memory_notifications: "loud" } } });
+  // @ts-expect-error the agent is a name
+  await Memory.open({ agent: 7 });
   // @ts-expect-error an adapter needs list and delete
   await Memory.open({ storage: { read: () => null, write: () => {} } });
   // @ts-expect-error Memory has no public constructor: use Memory.open
@@ -294,7 +316,7 @@ export async function recall(memory: Memory): Promise<void> {
     expectType<number>(item.time);
     exact<Equal<typeof item.target, Target>>();
     expectType<string>(item.entry_id + item.text);
-    exact<Equal<typeof item.cause, "replace" | "remove" | "import">>();
+    exact<Equal<typeof item.cause, "replace" | "remove" | "import" | "rejected">>();
     expectType<boolean | undefined>(item.confirmed);
   }
 
@@ -306,6 +328,127 @@ export async function recall(memory: Memory): Promise<void> {
   await memory.remember("x", { limit: 3 });
   // @ts-expect-error a wrong target string
   await memory.remember("x", { target: "profile" });
+}
+
+// --- Approval, review, notifications ------------------------------------
+
+export async function approval(memory: Memory): Promise<void> {
+  const written = await memory.tool({ action: "add", target: "memory", content: "Deploys on Fridays" });
+  expectType<boolean | undefined>(written.staged);
+  expectType<string | undefined>(written.pending_id);
+  expectType<string | undefined>(written.notification);
+
+  const pending: StagedWrite[] = await memory.pending();
+  for (const item of pending) {
+    expectType<string>(item.id + item.summary);
+    exact<Equal<typeof item.origin, "foreground" | "review" | "curation" | "import">>();
+    expectType<string | undefined>(item.agent);
+    expectType<number>(item.created);
+    exact<Equal<typeof item.state, "pending" | "needs_review">>();
+    expectType<string | undefined>(item.reason);
+    expectType<boolean | undefined>(item.batch);
+    for (const op of item.operations) {
+      exact<Equal<typeof op.action, "add" | "replace" | "remove">>();
+      exact<Equal<typeof op.target, Target>>();
+      expectType<string | undefined>(op.content ?? op.old_text);
+    }
+  }
+  const edit: ApproveOptions = { content: "Deploys on Thursdays" };
+  const approved: ApproveResult = await memory.approve("p1", edit);
+  await memory.approve("all");
+  expectType<string[]>([...approved.applied, ...approved.messages]);
+  for (const f of approved.failed) {
+    expectType<string>(f.id + f.reason);
+    expectType<ErrorCode>(f.code);
+  }
+  expectType<string | undefined>(approved.notification);
+  expectType<number>(approved.pending);
+  const rejected: RejectResult = await memory.reject("all");
+  expectType<string[]>(rejected.rejected);
+  expectType<number>(rejected.pending);
+  const gate: ApprovalStatus = await memory.setApproval(true);
+  expectType<boolean>(gate.enabled);
+  exact<Equal<typeof gate.source, "config" | "override">>();
+  expectType<number>(gate.pending + gate.needs_review);
+  const badge: number = memory.pendingCount();
+  void badge;
+  const status = await memory.status();
+  exact<Equal<typeof status.approval, ApprovalStatus>>();
+
+  // @ts-expect-error an edit is the new text, a string
+  await memory.approve("p1", { content: 3 });
+  // @ts-expect-error approve takes only content
+  await memory.approve("p1", { force: true });
+  // @ts-expect-error the id is a string ("p3" or "3"), or "all"
+  await memory.reject(3);
+  // @ts-expect-error setApproval takes a boolean
+  await memory.setApproval("on");
+  // @ts-expect-error pendingCount is synchronous
+  await memory.pendingCount().then(() => 0);
+}
+
+export async function review(memory: Memory): Promise<void> {
+  const transcript: ChatMessage[] = [
+    { role: "system", content: "You are helpful." },
+    { role: "user", content: "I prefer TypeScript." },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "c1", type: "function", function: { name: "web_search", arguments: "{}" } }],
+    },
+    { role: "tool", tool_call_id: "c1", name: "web_search", content: "results" },
+    { role: "assistant", content: [{ type: "text", text: "Noted." }] },
+  ];
+  const llm: ReviewLlm = async ({ messages, tools }: ReviewRequest) => {
+    expectType<ChatMessage[]>(messages);
+    expectType<"memory">(tools[0]!.function.name);
+    const answer: LlmAnswer = {
+      content: null,
+      tool_calls: [
+        {
+          id: "r1",
+          type: "function",
+          function: { name: "memory", arguments: JSON.stringify({ action: "add", target: "user", content: "Prefers TypeScript" }) },
+        },
+      ],
+      usage: { input_tokens: 120, output_tokens: 9, cost_usd: 0.0001 },
+    };
+    return answer;
+  };
+  // A whole chat-completions response is an answer too.
+  const completion: ReviewLlm = () => ({
+    choices: [{ message: { role: "assistant", content: "Nothing to save." } }],
+    usage: { prompt_tokens: 10, completion_tokens: 3 },
+  });
+  const controller = new AbortController();
+  const options: ReviewOptions[] = [
+    { transcript, llm },
+    { transcript, llm: completion, sameModel: false, signal: controller.signal },
+  ];
+  for (const o of options) {
+    const report: ReviewReport = await memory.review(o);
+    for (const a of report.actions) {
+      expectType<string>(a.call_id + a.tool);
+      expectType<unknown>(a.arguments);
+      expectType<ToolResult>(a.result);
+    }
+    expectType<string[]>(report.staged);
+    expectType<string | undefined>(report.notification ?? report.error ?? report.message);
+    expectType<number>(report.usage.input_tokens + report.usage.output_tokens + report.usage.calls);
+    expectType<number | undefined>(report.usage.cost_usd);
+    exact<Equal<typeof report.stopped, "done" | "iterations" | "budget" | "cancelled" | "error">>();
+    expectType<boolean>(report.digest);
+  }
+  // @ts-expect-error the review needs the host's llm
+  await memory.review({ transcript });
+  // @ts-expect-error sameModel, not same_model
+  await memory.review({ transcript, llm, same_model: false });
+  // @ts-expect-error a role the chat format does not have
+  await memory.review({ transcript: [{ role: "robot", content: "x" }], llm });
+  // @ts-expect-error the llm answers a message, not a string
+  await memory.review({ transcript, llm: async () => "saved" });
+  // @ts-expect-error the signal is an AbortSignal, not its controller
+  await memory.review({ transcript, llm, signal: controller });
 }
 
 // --- Sessions ----------------------------------------------------------

@@ -5,8 +5,10 @@
 //! returns a Promise and takes `&self`: calls queue on an async mutex
 //! instead of failing, and a call after `close()` rejects with `closed`.
 
+mod approval;
 mod interop;
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use futures_util::lock::Mutex;
@@ -28,7 +30,15 @@ use interop::{from_serde, to_js_error, to_json, to_string};
 #[wasm_bindgen(typescript_custom_section)]
 const _: &str = include_str!("types.d.ts");
 
-type Shared = Rc<Mutex<Option<Memory<JsStorage>>>>;
+/// An open memory (`None` once closed), and how many staged writes it had
+/// after the last call: `pendingCount()` answers from it while a call (a
+/// long review) holds the memory.
+struct Open {
+    memory: Mutex<Option<Memory<JsStorage>>>,
+    pending: Cell<usize>,
+}
+
+type Shared = Rc<Open>;
 
 /// An open agent memory (see the README for the whole API).
 #[wasm_bindgen(js_name = Memory)]
@@ -38,7 +48,7 @@ pub struct JsMemory {
     _listener: Option<Closure<dyn FnMut(JsValue)>>,
 }
 
-const OPTION_KEYS: [&str; 5] = ["storage", "name", "dir", "config", "classifier"];
+const OPTION_KEYS: [&str; 6] = ["storage", "name", "dir", "config", "classifier", "agent"];
 
 /// Name of the memory when `name` is not given.
 const DEFAULT_NAME: &str = "default";
@@ -184,6 +194,20 @@ fn classifier_option(opts: &JsValue) -> Result<Option<Box<dyn crate::host::Class
     }
 }
 
+/// The `agent` option of `Memory.open`, when given: the name every write
+/// and staged write carries.
+fn agent_option(opts: &JsValue) -> Result<Option<String>, Error> {
+    if !opts.is_object() {
+        return Ok(None);
+    }
+    match Reflect::get(opts, &"agent".into()).unwrap_or(JsValue::UNDEFINED) {
+        v if v.is_undefined() || v.is_null() => Ok(None),
+        v => to_string(&v, "agent")
+            .map(Some)
+            .map_err(|e| Error::new(ErrorKind::InvalidConfig, e.message())),
+    }
+}
+
 /// Runs `f` on the open memory, queued behind earlier calls; rejects with
 /// `closed` after `close()`.
 fn with_open<F>(inner: &Shared, f: F) -> Promise
@@ -192,9 +216,11 @@ where
 {
     let inner = inner.clone();
     future_to_promise(async move {
-        let mut guard = inner.lock().await;
+        let mut guard = inner.memory.lock().await;
         let memory = guard.as_mut().ok_or_else(closed)?;
-        f(memory).await
+        let result = f(memory).await;
+        inner.pending.set(memory.approval_status().pending);
+        result
     })
 }
 
@@ -219,10 +245,18 @@ impl JsMemory {
     ) -> Promise {
         future_to_promise(async move {
             let classifier = classifier_option(&opts).map_err(throw)?;
+            let agent = agent_option(&opts).map_err(throw)?;
             let (storage, config) = open_storage(&opts).await.map_err(throw)?;
             let mut memory = Memory::open(storage, config).await.map_err(throw)?;
             memory.set_classifier(classifier);
-            let inner: Shared = Rc::new(Mutex::new(Some(memory)));
+            if let Err(e) = memory.set_agent(agent.as_deref()) {
+                memory.storage().close();
+                return Err(throw(Error::new(ErrorKind::InvalidConfig, e.message())));
+            }
+            let inner: Shared = Rc::new(Open {
+                pending: Cell::new(memory.approval_status().pending),
+                memory: Mutex::new(Some(memory)),
+            });
             let listener = listen(&inner).await;
             Ok(JsMemory {
                 inner,
@@ -566,7 +600,7 @@ impl JsMemory {
     pub fn close(&self) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
-            if let Some(memory) = inner.lock().await.take() {
+            if let Some(memory) = inner.memory.lock().await.take() {
                 memory.storage().close();
             }
             Ok(JsValue::UNDEFINED)
@@ -686,16 +720,17 @@ async fn listen(inner: &Shared) -> Option<Closure<dyn FnMut(JsValue)>> {
         let Some(inner) = weak.upgrade() else { return };
         let deleted = message.as_string().as_deref() == Some("deleted");
         wasm_bindgen_futures::spawn_local(async move {
-            let mut guard = inner.lock().await;
+            let mut guard = inner.memory.lock().await;
             if deleted {
                 guard.take();
             } else if let Some(memory) = guard.as_mut() {
                 // A failure here resurfaces on the next call.
                 let _ = memory.refresh().await;
+                inner.pending.set(memory.approval_status().pending);
             }
         });
     });
-    let guard = inner.lock().await;
+    let guard = inner.memory.lock().await;
     let storage = guard.as_ref()?.storage();
     if !storage.shared() {
         return None;

@@ -103,6 +103,20 @@ export interface ToolResult {
   results?: SearchHit[];
   /** Checks that could not run on this call and why (a failed host classifier). */
   skipped?: string[];
+  /**
+   * `true`: write approval is on, so the write was staged, not saved; it
+   * waits in `pending()` as `pending_id` until the user approves it. Not an
+   * error: the model must neither retry it nor say it was saved.
+   */
+  staged?: boolean;
+  /** The staged write's id (`"p3"`), when `staged`. */
+  pending_id?: string;
+  /**
+   * The chat line announcing the write, per `display.memory_notifications`
+   * (`"💾 Memory updated"`, a preview in `verbose`, `"⏳ … awaiting your
+   * approval (p3)"` when staged); absent when off or nothing changed.
+   */
+  notification?: string;
 }
 
 /** The tool definition: OpenAI `{name, description, parameters}`; use `parameters` as Anthropic's `input_schema`. */
@@ -121,7 +135,11 @@ export interface MemoryConfig {
     memory_char_limit?: number;
     /** Verbatim budget of USER.md (default 1,375 chars). */
     user_char_limit?: number;
-    /** Must stay false in this version (approval arrives later). */
+    /**
+     * Stage every write for the user's approval instead of applying it
+     * (default false). `setApproval()` keeps an override with the memory
+     * that wins until changed; `status().approval` says which is in force.
+     */
     write_approval?: boolean;
     recall?: {
       enabled?: boolean;
@@ -132,6 +150,29 @@ export interface MemoryConfig {
       top_k?: number;
       max_chars?: number;
       hops?: number;
+    };
+  };
+  display?: {
+    /**
+     * The line a write or a review announces (`ToolResult.notification`):
+     * `"on"` (default) a generic line, `"verbose"` a compact preview,
+     * `"off"` none.
+     */
+    memory_notifications?: "off" | "on" | "verbose";
+  };
+  auxiliary?: {
+    /** The background review (`review()`) and its bounds. */
+    background_review?: {
+      /** A known provider for the CLI (`openai`, `openrouter`, `ollama`); JS hosts pass their own `llm`. */
+      provider?: string | null;
+      /** The review's model; `"auto"` (default) is the main chat model. */
+      model?: string;
+      /** An OpenAI-compatible base URL for the CLI. */
+      base_url?: string | null;
+      /** The most model calls one review makes, 1 to 64 (default 8). */
+      max_iterations?: number;
+      /** The most chars of messages one call sends (default 400,000); the review stops before a bigger call. */
+      max_input_chars?: number;
     };
   };
 }
@@ -180,6 +221,11 @@ export interface MemoryOptions {
    * cross to a worker).
    */
   classifier?: (text: string) => number | Promise<number>;
+  /**
+   * The agent writing through this memory (one line, at most 64 chars):
+   * every staged write carries it, so the user can tell agents apart.
+   */
+  agent?: string;
 }
 
 /** The status of one store. */
@@ -203,6 +249,219 @@ export interface Status {
   sessions: string;
   memory: StoreStatus;
   user: StoreStatus;
+  /** Whether writes are staged for approval, why, and how many wait. */
+  approval: ApprovalStatus;
+}
+
+/** Whether write approval is in force (`status().approval`, `setApproval()`). */
+export interface ApprovalStatus {
+  /** Writes are staged instead of applied. */
+  enabled: boolean;
+  /** `"config"`: the config's `write_approval`; `"override"`: a `setApproval()` kept with the memory. */
+  source: "config" | "override";
+  /** Staged writes waiting (both states). */
+  pending: number;
+  /** Of them, those an approval found no longer apply. */
+  needs_review: number;
+}
+
+/** Where a write came from. */
+export type WriteOrigin = "foreground" | "review" | "curation" | "import";
+
+/** One operation of a staged write, exactly as it will be applied. */
+export interface StagedOperation {
+  action: "add" | "replace" | "remove";
+  target: Target;
+  /** The new entry text (add, replace). */
+  content?: string;
+  /** The substring naming the entry (replace, remove). */
+  old_text?: string;
+}
+
+/** A write waiting for the user's approval (`pending()`). */
+export interface StagedWrite {
+  /** Short id, never reused: `"p3"` (`approve("3")` works too). */
+  id: string;
+  origin: WriteOrigin;
+  /** The `agent` the memory was opened with, when one was named. */
+  agent?: string;
+  /** When it was staged, ms since the Unix epoch. */
+  created: number;
+  /** One line saying what it would do (`Memory ➕ …`). */
+  summary: string;
+  /** The operations, in order, applied all or nothing. */
+  operations: StagedOperation[];
+  /** Present (true) when the write was an atomic batch. */
+  batch?: boolean;
+  /** Present (true) for a `remember()`ed fact: approving marks it confirmed. */
+  confirmed?: boolean;
+  /** `"needs_review"`: an approval found it no longer applies (see `reason`). */
+  state: "pending" | "needs_review";
+  /** Why an approval could not apply it. */
+  reason?: string;
+}
+
+/** Options of `approve()`. */
+export interface ApproveOptions {
+  /** The edited text, in place of the staged one: for one staged add or replace (not a batch, not `"all"`). */
+  content?: string;
+}
+
+/** A staged write an approval could not apply; it stays pending as `needs_review`. */
+export interface NotApplied {
+  id: string;
+  reason: string;
+  /** The check that failed (`no-match`, `store-full`, `blocked`, …). */
+  code: ErrorCode;
+}
+
+/** What `approve()` did. */
+export interface ApproveResult {
+  /** Ids of the writes applied. */
+  applied: string[];
+  /** Writes that no longer apply, kept as `needs_review`. */
+  failed: NotApplied[];
+  /** What applying said, one message per applied write. */
+  messages: string[];
+  /** The chat line for the configured mode, when something was saved. */
+  notification?: string;
+  /** Writes still waiting. */
+  pending: number;
+}
+
+/** What `reject()` did. */
+export interface RejectResult {
+  /** Ids of the writes dropped; their texts are in `history()` (cause `rejected`). */
+  rejected: string[];
+  /** Writes still waiting. */
+  pending: number;
+}
+
+/** A tool call in the OpenAI chat format. */
+export interface ChatToolCall {
+  id?: string;
+  type?: "function";
+  function: {
+    name: string;
+    /** A JSON string, as the OpenAI API sends it (an object is accepted too). */
+    arguments: string | Record<string, unknown>;
+  };
+}
+
+/** A message in the OpenAI chat format. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant" | "tool";
+  /** Text, or parts whose `text` is read. */
+  content?: string | null | Array<string | { type?: string; text?: string }>;
+  tool_calls?: ChatToolCall[];
+  /** On a `tool` message: the call it answers. */
+  tool_call_id?: string;
+  /** On a `tool` message: the tool's name. */
+  name?: string;
+}
+
+/** A tool in the chat-completions shape. */
+export interface ChatTool {
+  type: "function";
+  function: ToolSchema;
+}
+
+/** What the review asks the host's `llm`: OpenAI chat messages and tools (the memory tool). */
+export interface ReviewRequest {
+  messages: ChatMessage[];
+  tools: ChatTool[];
+}
+
+/** Token counts a model reports (OpenAI's `prompt_tokens`/`completion_tokens` are read too). */
+export interface LlmUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  cost_usd?: number;
+}
+
+/** The assistant's answer: the message, or a whole chat-completions response. */
+export type LlmAnswer =
+  | {
+      content?: string | null | Array<string | { type?: string; text?: string }>;
+      tool_calls?: ChatToolCall[] | null;
+      usage?: LlmUsage;
+      role?: "assistant";
+    }
+  | {
+      choices: {
+        message: {
+          content?: string | null | Array<string | { type?: string; text?: string }>;
+          tool_calls?: ChatToolCall[] | null;
+          role?: "assistant";
+        };
+      }[];
+      usage?: LlmUsage;
+    };
+
+/** The host's model: mnemo makes no network call itself. */
+export type ReviewLlm = (request: ReviewRequest) => LlmAnswer | Promise<LlmAnswer>;
+
+/** Options of `review()`. */
+export interface ReviewOptions {
+  /** The conversation to review, oldest first. */
+  transcript: ChatMessage[];
+  /**
+   * Asked for every step; a throw or rejection stops the review (`stopped:
+   * "error"`). It must not call this memory: calls wait until the review
+   * ends.
+   */
+  llm: ReviewLlm;
+  /**
+   * Whether the review runs on the conversation's own model (default true:
+   * the whole transcript is replayed) or another one (a compact digest is
+   * sent: the last 24 messages verbatim, older ones collapsed).
+   */
+  sameModel?: boolean;
+  /** Cancels between steps, and interrupts an `llm` that has not answered (`stopped: "cancelled"`). */
+  signal?: AbortSignal;
+}
+
+/** One tool call the review's model made, and what it got back. */
+export interface ReviewAction {
+  call_id: string;
+  tool: string;
+  /** As the model sent them (a string when they were not JSON). */
+  arguments: unknown;
+  /** The memory tool's result, as the model read it. */
+  result: ToolResult;
+}
+
+/** What the host's model reported over a review, added up. */
+export interface ReviewUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd?: number;
+  /** Model calls made. */
+  calls: number;
+}
+
+/** What `review()` did. */
+export interface ReviewReport {
+  actions: ReviewAction[];
+  /** Ids of the writes staged for approval. */
+  staged: string[];
+  /** The chat line for the configured mode, when something was saved or staged. */
+  notification?: string;
+  usage: ReviewUsage;
+  /**
+   * `done`: the model stopped calling tools; `iterations` / `budget`: a
+   * bound was hit; `cancelled`: the signal; `error`: the model failed (see
+   * `error`). Writes made before any stop stand.
+   */
+  stopped: "done" | "iterations" | "budget" | "cancelled" | "error";
+  /** Why the model failed, when `stopped` is `error`. */
+  error?: string;
+  /** The model's last words. */
+  message?: string;
+  /** The transcript was sent as a digest. */
+  digest: boolean;
 }
 
 /** Both stores as Markdown text. */
@@ -330,7 +589,7 @@ export interface HistoryItem {
   target: Target;
   entry_id: string;
   text: string;
-  cause: "replace" | "remove" | "import";
+  cause: "replace" | "remove" | "import" | "rejected";
   /** The user had confirmed it (`remember()`). */
   confirmed?: boolean;
 }

@@ -1,0 +1,333 @@
+#!/usr/bin/env node
+// `npx mnemo`: the npm package's command, for a user who has Node but not
+// the native CLI. It offers write approval over a memories directory in the
+// native CLI's format (MEMORY.md, USER.md and state.db, shared with it and
+// with `Memory.open({storage: "fs", dir})`): list the staged writes, approve
+// (with an edit), reject, switch approval on or off. Everything it does is a
+// call of the JS API; it decides nothing itself.
+
+import { createRequire } from "node:module";
+import { readFileSync } from "node:fs";
+import { join, dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+
+const USAGE = `Usage: mnemo <command> [--dir DIR] [--config FILE] [--json]
+
+Write approval over a memories directory (the npm package's command; the
+native mnemo CLI has these and every other command):
+  pending                 list the staged writes waiting for approval
+  approve ID|all          apply a staged write (or all, oldest first), checked
+                          again against the stores as they are now
+    --edit TEXT           approve one staged add or replace with this text
+  reject ID|all           drop a staged write (or all); its text is kept in
+                          the history
+  approval [on|off]       show, or switch, write approval for this memory
+                          (kept with the memory; it wins over the config)
+
+Options:
+  --dir DIR       the memories directory [default: $MNEMO_HOME/memories,
+                  else ~/.mnemo/memories]
+  --config FILE   the config: JSON ({"memory": {...}}) or YAML, whose memory:
+                  section is read [default: $MNEMO_HOME/config.yaml, else
+                  ~/.mnemo/config.yaml; defaults when missing]
+  --json          print the results as JSON (the JS API's shapes)
+  -h, --help      print this help
+  -V, --version   print the version
+
+Exit status: 0 done; 1 an error (printed as "error [code]: message") or a
+staged write that no longer applies (it stays pending as needs_review);
+2 a wrong command line.
+
+Examples:
+  npx mnemo pending
+  npx mnemo approve p3 --edit "Deploys happen on Thursdays"
+  npx mnemo reject all
+  npx mnemo approval on --dir ./memories`;
+
+/** A wrong command line: exit status 2. */
+class UsageError extends Error {}
+
+/** A failure with one of mnemo's codes, printed as `error [code]: message`. */
+function failure(code, message) {
+  return Object.assign(new Error(message), { name: "MnemoError", code });
+}
+
+/** Reads the command line: {command, args, dir, config, json, edit}. */
+function parse(argv) {
+  const out = { command: null, args: [], dir: null, config: null, json: false, edit: null };
+  const valued = { "--dir": "dir", "--config": "config", "--edit": "edit" };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.indexOf("=");
+    const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    if (name in valued) {
+      let value;
+      if (name !== arg) value = arg.slice(eq + 1);
+      else if (i + 1 < argv.length && !argv[i + 1].startsWith("--")) value = argv[++i];
+      else throw new UsageError(`${name} needs a value (${name}=VALUE for one that starts with --)`);
+      if (out[valued[name]] !== null) throw new UsageError(`${name} is given twice`);
+      out[valued[name]] = value;
+    } else if (arg === "--json") {
+      out.json = true;
+    } else if (arg === "-h" || arg === "--help" || arg === "help") {
+      out.command = "help";
+    } else if (arg === "-V" || arg === "--version") {
+      out.command ??= "version";
+    } else if (arg.startsWith("-") && arg !== "-") {
+      throw new UsageError(`unknown option ${arg}`);
+    } else if (out.command === null) {
+      out.command = arg;
+    } else {
+      out.args.push(arg);
+    }
+  }
+  return out;
+}
+
+/** `$MNEMO_HOME`, else `~/.mnemo` (as the native CLI finds it); null without a home. */
+function mnemoHome() {
+  const env = (name) => (process.env[name] ? process.env[name] : null);
+  if (env("MNEMO_HOME")) return env("MNEMO_HOME");
+  const home = env("HOME") ?? env("USERPROFILE");
+  return home ? join(home, ".mnemo") : null;
+}
+
+// ---------------------------------------------------------------- config
+
+/**
+ * The `memory:` section of a YAML config, for the subset a config is
+ * written in: nested mappings of plain, quoted, boolean, null and number
+ * scalars, comments. Other top-level sections (other tools') are skipped
+ * unread; anything else inside `memory:` is refused with the way out.
+ */
+function yamlMemorySection(text, file) {
+  const unsupported = (line, what) =>
+    failure(
+      "invalid-config",
+      `${file}:${line + 1}: ${what} in the memory: section is YAML this command does not read; ` +
+        'pass --config FILE.json holding {"memory": {...}}, or use the native mnemo CLI',
+    );
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const start = lines.findIndex((l) => /^memory\s*:/.test(l));
+  if (start < 0) return {};
+  const inline = stripComment(lines[start].replace(/^memory\s*:/, "")).trim();
+  if (["~", "null", "{}"].includes(inline)) return {};
+  if (inline !== "") throw unsupported(start, "an inline value");
+  // The section: the indented lines up to the next top-level line.
+  const body = [];
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^\s*(#.*)?$/.test(line)) continue;
+    if (!/^\s/.test(line)) break;
+    if (/^\s*\t/.test(line)) throw unsupported(i, "a tab in the indentation");
+    body.push({ at: i, indent: line.match(/^ */)[0].length, text: stripComment(line).trim() });
+  }
+  let pos = 0;
+  function mapping(indent) {
+    const map = {};
+    while (pos < body.length && body[pos].indent >= indent) {
+      const { at, indent: here, text } = body[pos];
+      if (here !== indent) throw unsupported(at, "an unexpected indentation");
+      const m = text.match(/^([A-Za-z_][A-Za-z0-9_]*)\s*:(?:\s+(.*))?$/);
+      if (!m) throw unsupported(at, text.startsWith("-") ? "a list" : `"${text}"`);
+      pos++;
+      if (m[2] === undefined || m[2] === "") {
+        map[m[1]] = pos < body.length && body[pos].indent > indent ? mapping(body[pos].indent) : null;
+      } else {
+        map[m[1]] = scalar(m[2], at);
+      }
+    }
+    return map;
+  }
+  function scalar(raw, at) {
+    if (/^".*"$/.test(raw)) return JSON.parse(raw);
+    if (/^'.*'$/.test(raw)) return raw.slice(1, -1).replaceAll("''", "'");
+    if (/^[[{&*!|>%@`"']/.test(raw)) throw unsupported(at, `the value ${raw}`);
+    if (/^(true|True|TRUE)$/.test(raw)) return true;
+    if (/^(false|False|FALSE)$/.test(raw)) return false;
+    if (/^(null|Null|NULL|~)$/.test(raw)) return null;
+    if (/^[-+]?[0-9]+$/.test(raw)) return Number(raw);
+    if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(raw)) return Number(raw);
+    return raw;
+  }
+  if (body.length === 0) return {};
+  return mapping(body[0].indent);
+}
+
+/** `line` without a trailing ` # comment` (outside quotes). */
+function stripComment(line) {
+  let quote = null;
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i];
+    if (quote) {
+      if (c === quote) quote = null;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === "#" && (i === 0 || /\s/.test(line[i - 1]))) {
+      return line.slice(0, i);
+    }
+  }
+  return line;
+}
+
+/** The config in force: `--config FILE` (JSON whole, YAML's memory: section), else the home's config.yaml. */
+function loadConfig(explicit, home) {
+  const file = explicit ?? (home ? join(home, "config.yaml") : null);
+  if (file === null) return undefined;
+  let text;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    if (e.code === "ENOENT" && explicit === null) return undefined;
+    throw failure("invalid-config", `cannot read the config file ${file}: ${e.message}`);
+  }
+  if (file.endsWith(".json")) {
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      throw failure("invalid-config", `${file} is not valid JSON: ${e.message}`);
+    }
+  }
+  return { memory: yamlMemorySection(text, file) };
+}
+
+// ---------------------------------------------------------------- output
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+function when(ms) {
+  const d = new Date(ms);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+}
+
+function describeApproval(status) {
+  const state = status.enabled ? "on" : "off";
+  const source = status.source === "override" ? "kept with this memory" : "from the config";
+  return `Write approval is ${state} (${source}); ${plural(status.pending, "staged write waits", "staged writes wait")}` +
+    (status.needs_review ? `, ${status.needs_review} of them need${status.needs_review === 1 ? "s" : ""} review.` : ".");
+}
+
+function printPending(items, status) {
+  if (items.length === 0) {
+    console.log(`Nothing is waiting for approval. ${describeApproval(status)}`);
+    return;
+  }
+  console.log(`${plural(items.length, "staged write waits", "staged writes wait")} for approval:`);
+  for (const item of items) {
+    const meta = [item.origin, item.agent, when(item.created), item.batch ? `batch of ${item.operations.length}` : null]
+      .filter(Boolean)
+      .join(" · ");
+    const state = item.state === "needs_review" ? "needs review" : "pending";
+    console.log(`  ${item.id}  ${state}  ${meta}`);
+    console.log(`      ${item.summary}`);
+    if (item.reason) console.log(`      not applied: ${item.reason}`);
+  }
+  console.log("Approve with `mnemo approve ID|all` (--edit TEXT to change one), reject with `mnemo reject ID|all`.");
+}
+
+// ---------------------------------------------------------------- commands
+
+/** The one ID|all argument of approve and reject. */
+function target(cli) {
+  if (cli.args.length !== 1) {
+    throw new UsageError(`${cli.command} takes one argument: the id of a staged write (see \`mnemo pending\`) or "all"`);
+  }
+  return cli.args[0];
+}
+
+async function run(cli) {
+  if (cli.command === null || cli.command === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  if (cli.command === "version") {
+    const { version } = JSON.parse(readFileSync(join(here, "package.json"), "utf8"));
+    console.log(`mnemo ${version} (npm)`);
+    return 0;
+  }
+  const known = ["pending", "approve", "reject", "approval"];
+  if (!known.includes(cli.command)) {
+    throw new UsageError(
+      `unknown command ${JSON.stringify(cli.command)}; this command has ${known.join(", ")} (the native mnemo CLI has the others)`,
+    );
+  }
+  if (cli.edit !== null && cli.command !== "approve") throw new UsageError("--edit goes with approve");
+  if (cli.command === "pending" && cli.args.length > 0) throw new UsageError("pending takes no argument");
+  let switchTo;
+  if (cli.command === "approval") {
+    if (cli.args.length > 1 || (cli.args.length === 1 && !["on", "off"].includes(cli.args[0]))) {
+      throw new UsageError('approval takes "on", "off" or nothing (to show it)');
+    }
+    switchTo = cli.args.length === 1 ? cli.args[0] === "on" : undefined;
+  }
+  const which = cli.command === "approve" || cli.command === "reject" ? target(cli) : null;
+
+  const home = mnemoHome();
+  const dir = cli.dir ?? (home ? join(home, "memories") : null);
+  if (dir === null) throw failure("invalid-input", "cannot find your home directory; set MNEMO_HOME or pass --dir DIR");
+  const config = loadConfig(cli.config, home);
+  const { Memory } = require(join(here, "node", "mnemo.js"));
+  const memory = await Memory.open({ storage: "fs", dir, config });
+  try {
+    const print = (value, human) => (cli.json ? console.log(JSON.stringify(value, null, 2)) : human());
+    switch (cli.command) {
+      case "pending": {
+        const items = await memory.pending();
+        const { approval } = await memory.status();
+        print(items, () => printPending(items, approval));
+        return 0;
+      }
+      case "approve": {
+        const report = await memory.approve(which, cli.edit === null ? undefined : { content: cli.edit });
+        print(report, () => {
+          if (report.applied.length > 0) console.log(`Applied ${report.applied.join(", ")}.`);
+          for (const m of report.messages) console.log(`  ${m}`);
+          if (report.notification) console.log(report.notification);
+          if (report.applied.length === 0 && report.failed.length === 0) console.log("Nothing was waiting for approval.");
+          console.log(`${plural(report.pending, "staged write", "staged writes")} still pending.`);
+        });
+        for (const f of report.failed) {
+          console.error(`not applied [${f.code}]: ${f.id}: ${f.reason}; it stays pending as needs_review: edit it (--edit) or reject it`);
+        }
+        return report.failed.length > 0 ? 1 : 0;
+      }
+      case "reject": {
+        const report = await memory.reject(which);
+        print(report, () => {
+          console.log(report.rejected.length > 0
+            ? `Rejected ${report.rejected.join(", ")}; their texts are kept in the history.`
+            : "Nothing was waiting for approval.");
+          console.log(`${plural(report.pending, "staged write", "staged writes")} still pending.`);
+        });
+        return 0;
+      }
+      case "approval": {
+        const status = switchTo === undefined ? (await memory.status()).approval : await memory.setApproval(switchTo);
+        print(status, () => console.log(describeApproval(status)));
+        return 0;
+      }
+    }
+  } finally {
+    await memory.close();
+  }
+  return 0;
+}
+
+try {
+  process.exitCode = await run(parse(process.argv.slice(2)));
+} catch (e) {
+  if (e instanceof UsageError) {
+    console.error(`error: ${e.message}\n\nRun \`mnemo --help\` for the commands.`);
+    process.exitCode = 2;
+  } else if (e?.name === "MnemoError") {
+    console.error(`error [${e.code}]: ${e.message}`);
+    process.exitCode = 1;
+  } else {
+    console.error(`error: ${e?.message ?? e}`);
+    process.exitCode = 1;
+  }
+}
