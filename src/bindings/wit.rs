@@ -267,6 +267,7 @@ fn status_out(s: crate::Status) -> Status {
         memory: store(s.memory),
         user: store(s.user),
         approval: approval_out(s.approval),
+        recall: s.recall,
     }
 }
 
@@ -281,7 +282,15 @@ impl GuestMemory for WitMemory {
             Some(text) => crate::Config::from_json_str(&text).map_err(error)?,
             None => crate::Config::default(),
         };
-        let memory = run(crate::Memory::open(HostStorage, config)).map_err(error)?;
+        #[allow(unused_mut)]
+        let mut memory = run(crate::Memory::open(HostStorage, config)).map_err(error)?;
+        #[cfg(feature = "component-review")]
+        if let Some(model) = mnemo::memory::host_embedder::model() {
+            let dimensions = mnemo::memory::host_embedder::dimensions() as usize;
+            memory
+                .set_embedder(Some(Box::new(HostEmbedder { model, dimensions })))
+                .map_err(error)?;
+        }
         Ok(MemoryHandle::new(WitMemory {
             inner: RefCell::new(memory),
         }))
@@ -594,6 +603,35 @@ impl crate::host::Llm for HostLlm {
                 CoreError::input(format!(
                     "the host's llm answered something that is not JSON ({e})"
                 ))
+            })
+        })
+    }
+}
+
+/// The host's embedder, through the `host-embedder` import.
+#[cfg(feature = "component-review")]
+struct HostEmbedder {
+    model: String,
+    dimensions: usize,
+}
+
+#[cfg(feature = "component-review")]
+impl crate::host::Embedder for HostEmbedder {
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn dimensions(&self) -> usize {
+        self.dimensions
+    }
+
+    fn embed<'a>(&'a self, texts: &'a [String]) -> crate::host::Answer<'a, Vec<Vec<f32>>> {
+        Box::pin(async move {
+            mnemo::memory::host_embedder::embed(texts).map_err(|e| {
+                CoreError::new(
+                    ErrorKind::Storage,
+                    format!("the host's embedder failed: {e}"),
+                )
             })
         })
     }

@@ -111,7 +111,7 @@ test("every shared option answers as in the other surfaces (tests/fixtures/optio
 });
 
 // The second world: the same API, plus the host's model for the review.
-async function openReview(blobs, config, answers, cancelAfter = Infinity) {
+async function openReview(blobs, config, answers, cancelAfter = Infinity, embedder = null) {
   const reviewOut = join(out, "review-js");
   const { instantiate: instantiateReview } = await import(join(reviewOut, "mnemo.js"));
   const requests = [];
@@ -135,6 +135,11 @@ async function openReview(blobs, config, answers, cancelAfter = Infinity) {
   const exports = await instantiateReview((path) => readFile(join(reviewOut, path)).then(WebAssembly.compile), {
     "mnemo:memory/host-storage": host,
     "mnemo:memory/host-llm": llm,
+    "mnemo:memory/host-embedder": {
+      model: () => embedder?.model,
+      dimensions: () => embedder?.dimensions ?? 0,
+      embed: (texts) => embedder.embed(texts),
+    },
     "mnemo:memory/types": {},
   });
   const api = exports.api ?? exports["mnemo:memory/api@0.1.0"];
@@ -215,10 +220,42 @@ test("importance, pins, recall and injection through the component", async () =>
   assert.equal(memory.updateMemory("async", "Prefers async communication, no calls", 0.8).success, true);
   assert.equal(memory.forget("Rate limiting", false).success, true);
   assert.equal(text(blobs.get("MEMORY.md")), "");
-  const [item] = memory.history();
-  assert.equal(item.id, "h1");
-  assert.equal(memory.restore("h1").success, true);
+  const items = memory.history();
+  assert.deepEqual(items.map((i) => i.id), ["h2", "h1"]);
+  assert.match(items[0].text, /^Rate limiting/);
+  assert.equal(memory.restore("h2").success, true);
   assert.match(text(blobs.get("MEMORY.md")), /Rate limiting/);
-  assert.equal(memory.purgeHistory(undefined, "h1"), 1);
-  assert.equal(memory.history().length, 0);
+  assert.equal(memory.purgeHistory(undefined, "h2"), 1);
+  assert.equal(memory.history().length, 1);
+});
+
+test("hybrid recall with the host's embedder in the second world", async () => {
+  const axes = [["rate", "limiting", "throttling", "req"], ["lunch", "food"]];
+  const embedder = {
+    model: "concepts",
+    dimensions: 3,
+    calls: 0,
+    embed(texts) {
+      this.calls += texts.length;
+      return texts.map((t) => {
+        const v = new Float32Array(3);
+        for (const w of t.toLowerCase().split(/[^a-z]+/)) {
+          const i = axes.findIndex((a) => a.includes(w));
+          v[i >= 0 ? i : 2] += i >= 0 ? 1 : 0.1;
+        }
+        return v;
+      });
+    },
+  };
+  const { memory } = await openReview(new Map(), undefined, [], Infinity, embedder);
+  assert.equal(memory.status().recall, "hybrid (concepts, 3 dimensions)");
+  memory.tool(write("add", "memory", "Rate limiting: 100 req/min per user"));
+  memory.tool(write("add", "memory", "Lunch at noon"));
+  const hits = memory.recall("throttling", { explain: true });
+  assert.match(hits[0].content, /^Rate limiting/);
+  assert.ok(hits[0].explain.semantic > 0.9);
+  assert.equal(embedder.calls, 3);
+  // Without an embedder (model none), recall is lexical.
+  const plain = await openReview(new Map(), undefined, []);
+  assert.equal(plain.memory.status().recall, "keyword");
 });
