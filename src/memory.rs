@@ -263,12 +263,7 @@ impl<S: Storage> Memory<S> {
     ) -> (ToolResult, Vec<Effect>, Option<String>) {
         let call = match request {
             ToolRequest::Search(call) => {
-                let hits = self.search(&call.query, &call.options);
-                return (
-                    ToolResult::found(hits, call.options.target()),
-                    Vec::new(),
-                    None,
-                );
+                return (self.tool_search(&call).await, Vec::new(), None);
             }
             ToolRequest::Write(call) => call,
         };
@@ -297,6 +292,35 @@ impl<S: Storage> Memory<S> {
             result.skipped = Some(skipped);
         }
         (result, effects, id)
+    }
+
+    /// The tool's `search` action: the hybrid ranking of `recall` when the
+    /// host lent an embedder, else the keyword search.
+    async fn tool_search(&mut self, call: &crate::tool::SearchCall) -> ToolResult {
+        if self.embedder.is_some() {
+            let options = crate::api::RecallOptions {
+                target: call.options.target(),
+                limit: call.options.limit(),
+                ..crate::api::RecallOptions::default()
+            };
+            if let Ok(recalled) = self.recall(&call.query, &options).await {
+                if recalled.mode == "hybrid" {
+                    let hits = recalled
+                        .results
+                        .into_iter()
+                        .map(|h| SearchHit {
+                            target: h.target,
+                            index: h.index,
+                            text: h.content,
+                            score: h.relevance,
+                        })
+                        .collect();
+                    return ToolResult::found(hits, call.options.target());
+                }
+            }
+        }
+        let hits = self.search(&call.query, &call.options);
+        ToolResult::found(hits, call.options.target())
     }
 
     /// Lends the memory a host's prompt-injection classifier (or takes it

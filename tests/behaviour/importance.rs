@@ -474,6 +474,11 @@ pub async fn hybrid_recall_with_the_hosts_embedder() {
             0.0
         };
     assert!((parts.relevance - expected).abs() < 1e-3, "{parts:?}");
+    // The tool's search action uses it too.
+    let r = m
+        .tool(&json!({"action": "search", "query": "throttling"}))
+        .await;
+    assert!(r.results.unwrap()[0].text.starts_with("Rate limiting"));
     // Injection uses it too.
     assert!(m
         .inject("any throttling rules?")
