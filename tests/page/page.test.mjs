@@ -965,4 +965,60 @@ describe("pending panel", () => {
     await pendingAction(() => page.click("#approve-all"));
     assert.deepEqual(await entries("user"), ["Uses vim keybindings"]);
   });
+
+  test("an embedder given to an OPFS memory stays in the page; recall crosses with its mode", { timeout: TIMEOUT }, async () => {
+    const result = await page.evaluate(async () => {
+      const { Memory } = window.mnemo;
+      const AXES = [["rate", "limiting", "throttling"], ["database", "postgres"]];
+      const seen = [];
+      const embed = async (texts) => {
+        seen.push(texts.length);
+        return texts.map((t) => {
+          const v = new Float32Array(AXES.length + 1);
+          for (const w of t.toLowerCase().split(/[^a-z0-9]+/)) {
+            const i = AXES.findIndex((axis) => axis.includes(w));
+            if (i >= 0) v[i] += 1;
+            else if (w) v[AXES.length] += 0.1;
+          }
+          return v;
+        });
+      };
+      const name = `embed-${Date.now()}`;
+      const m = await Memory.open({ storage: "opfs", name, embedder: { model: "concepts-v1", dimensions: 3, embed } });
+      await m.tool({ action: "add", target: "memory", content: "Rate limiting is 100 requests/min", importance: 0.9, category: "decision" });
+      await m.tool({ action: "add", target: "memory", content: "The database is Postgres 16" });
+      const hybrid = await m.recall("throttling", { explain: true });
+      const status = (await m.status()).recall;
+      await m.close();
+      const failing = await Memory.open({ storage: "opfs", name, embedder: { model: "other", dimensions: 3, embed: () => { throw new Error("service down"); } } });
+      const keyword = await failing.recall("rate limiting");
+      await failing.close();
+      let refused = null;
+      await Memory.open({ storage: "opfs", name, embedder: { model: "m", dimensions: 3 } }).catch((e) => (refused = e.code));
+      let refusedFn = null;
+      await Memory.open({ storage: "opfs", name, embedder: embed }).catch((e) => (refusedFn = e.code));
+      return {
+        hybrid: { isArray: Array.isArray(hybrid), mode: hybrid.mode, skipped: hybrid.skipped, first: hybrid[0], length: hybrid.length },
+        keyword: { mode: keyword.mode, skipped: keyword.skipped, first: keyword[0]?.content },
+        status,
+        seen,
+        refused,
+        refusedFn,
+      };
+    });
+    assert.equal(result.hybrid.isArray, true);
+    assert.equal(result.hybrid.mode, "hybrid");
+    assert.equal(result.hybrid.skipped, undefined);
+    assert.match(result.hybrid.first.content, /^Rate limiting/);
+    assert.equal(result.hybrid.first.category, "decision");
+    assert.ok(result.hybrid.first.explain.semantic > 0.9);
+    assert.equal(result.status, "hybrid (concepts-v1, 3 dimensions)");
+    // The two entries, then the query: each batch was one round trip to the page.
+    assert.deepEqual(result.seen, [2, 1]);
+    assert.equal(result.keyword.mode, "keyword");
+    assert.match(result.keyword.skipped, /service down/);
+    assert.match(result.keyword.first, /^Rate limiting/);
+    assert.equal(result.refused, "invalid-config");
+    assert.equal(result.refusedFn, "invalid-config");
+  });
 });
