@@ -553,6 +553,54 @@ describe("demo page", () => {
     assert.equal(JSON.parse(r.json).results[0].text, russian);
   });
 
+  test("recall shows each score's parts; pin and importance change the ranking", { timeout: TIMEOUT }, async () => {
+    await rawCall({
+      operations: [
+        { action: "add", target: "memory", content: "Backups run nightly with restic", importance: 0.3, category: "project" },
+        { action: "add", target: "memory", content: "Backups of the database run hourly", importance: 0.8, category: "decision" },
+      ],
+    });
+    async function recallAndWait(query) {
+      await page.fill("#recall-query", query);
+      const before = Number(await page.locator("#recall-output").getAttribute("data-seq"));
+      await page.click("#recall-run");
+      await page.locator(`#recall-output[data-seq="${before + 1}"]`).waitFor({ state: "attached" });
+      return {
+        status: await text("#recall-status"),
+        hits: await page.$$eval("#recall-results li", (lis) =>
+          lis.map((li) => ({
+            meta: li.querySelector(".hit-meta").textContent,
+            text: li.querySelector(".entry-text").textContent,
+            explain: li.querySelector(".hit-explain").textContent,
+          })),
+        ),
+      };
+    }
+    const first = await recallAndWait("backups run");
+    assert.match(first.status, /^2 notes for “backups run”, ranked by keyword\./);
+    assert.equal(first.hits[0].text, "Backups of the database run hourly");
+    assert.match(first.hits[0].meta, /\[decision\] · importance 0\.80/);
+    assert.match(first.hits[0].explain, /^\(keyword 0\.\d+ \(BM25 [\d.]+\) \+0\.06 importance\) × decay 1\.00 \(0\.0 days old\) = /);
+    // Pinning the low one puts it first.
+    await page.getByRole("button", { name: "Pin MEMORY note “Backups run nightly with restic”" }).click();
+    await page.locator("#recall-status", { hasText: "Pinned." }).waitFor();
+    const pinned = await recallAndWait("backups run");
+    assert.equal(pinned.hits[0].text, "Backups run nightly with restic");
+    assert.match(pinned.hits[0].meta, /importance 1\.00 · relevance [\d.]+ · 📌 pinned/);
+    assert.match(pinned.hits[0].explain, /pinned: none/);
+    // Importance set from the result list.
+    await page.getByRole("spinbutton", { name: "Importance of MEMORY note “Backups of the database run hourly”" }).fill("0.2");
+    await page.getByRole("button", { name: "Set importance of MEMORY note “Backups of the database run hourly”" }).click();
+    await page.locator("#recall-status", { hasText: "Importance 0.2 set on 1 entry." }).waitFor();
+    const lowered = await recallAndWait("backups run");
+    assert.match(lowered.hits[1].meta, /importance 0\.20/);
+    // A filter that leaves nothing says so.
+    await page.fill("#recall-min", "0.5");
+    await page.selectOption("#recall-category", "decision");
+    const none = await recallAndWait("backups run");
+    assert.match(none.status, /^Nothing recalled for “backups run” \(keyword\)\./);
+  });
+
   test("the context of a message holds the matching note and a note linked to it", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     const backups = sample("Backups #ops");
