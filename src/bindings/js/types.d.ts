@@ -338,8 +338,9 @@ export interface MemoryOptions {
    */
   agent?: string;
   /**
-   * A host's embedding model: recall, inject and search then rank by the
-   * hybrid (0.6 × semantic + 0.4 × keyword, with the spec's bonuses).
+   * A host's embedding model: `recall` and `inject` then rank by the
+   * hybrid (0.6 × semantic + 0.4 × keyword, with the spec's bonuses);
+   * `search` and `context` stay keyword-only.
    * Vectors are computed for new or changed entries only and kept in the
    * memory's database (full build; the lean build keeps them in memory).
    * In a page with `mnemo/browser` and OPFS, `embed` stays in the page and
