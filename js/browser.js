@@ -11,7 +11,10 @@
 // `review()` keeps the host's `llm` (a function, which cannot cross) in the
 // page and the worker calls it back for every step, and its `signal` is
 // forwarded as an abort message; `pendingCount()` is synchronous, so it
-// answers from the count the worker sends with every reply.
+// answers from the count the worker sends with every reply. The host's
+// `embedder` likewise keeps its `embed` in the page: the worker asks it for
+// each batch of texts. `recall()`'s array and its `mode` and `skipped`
+// cross as one object and are put together again here.
 
 import init, * as wasm from "./mnemo.js";
 
@@ -53,12 +56,18 @@ class WorkerMemory {
   #llms = new Map();
   /** Staged writes after the last reply (pendingCount). */
   #count = 0;
+  /** The host's embed function, when the memory was opened with an embedder. */
+  #embed = null;
 
   constructor(worker) {
     this.#worker = worker;
     worker.onmessage = ({ data }) => {
       if (data.llm !== undefined) {
         this.#answerLlm(data);
+        return;
+      }
+      if (data.embed !== undefined) {
+        this.#answerEmbed(data);
         return;
       }
       const waiting = this.#pending.get(data.id);
@@ -99,6 +108,23 @@ class WorkerMemory {
     if (!this.#closed) this.#worker.postMessage(reply);
   }
 
+  /** Runs the host's embed on the worker's behalf; answers `{embed, ok, result | error}`. */
+  async #answerEmbed({ embed: call, texts }) {
+    let reply;
+    try {
+      reply = { embed: call, ok: true, result: await this.#embed(texts) };
+    } catch (e) {
+      reply = { embed: call, ok: false, error: e?.message ?? String(e) };
+    }
+    if (this.#closed) return;
+    try {
+      this.#worker.postMessage(reply);
+    } catch (e) {
+      // An answer that cannot be cloned is nonsense: recall falls back to keywords.
+      this.#worker.postMessage({ embed: call, ok: false, error: `its answer cannot be sent to the worker: ${e.message}` });
+    }
+  }
+
   call(method, args, module, extra) {
     if (this.#closed) return Promise.reject(mnemoError(this.#closed));
     const id = this.#next++;
@@ -125,7 +151,23 @@ class WorkerMemory {
     }
     const worker = startWorker();
     const memory = new WorkerMemory(worker);
-    await memory.call("open", [opts], MODULE).catch((e) => {
+    // The embedder's embed stays here; its shape goes to the worker, which
+    // checks it as Memory.open does (invalid-config on a bad one).
+    let extra;
+    const embedder = opts?.embedder;
+    if (embedder != null) {
+      if (typeof embedder !== "object") {
+        opts = { ...opts, embedder: String(typeof embedder) };
+      } else {
+        const { embed, ...shape } = embedder;
+        if (typeof embed === "function") {
+          memory.#embed = embed;
+          extra = { embed: true };
+        }
+        opts = { ...opts, embedder: { ...shape, ...(embed !== undefined && typeof embed !== "function" && { embed }) } };
+      }
+    }
+    await memory.call("open", [opts], MODULE, extra).catch((e) => {
       worker.terminate();
       throw e;
     });
@@ -155,6 +197,12 @@ class WorkerMemory {
       signal?.removeEventListener("abort", abort);
       this.#llms.delete(id);
     }
+  }
+
+  /** The best entries for `query`: an array that also carries `mode` and `skipped`. */
+  async recall(...args) {
+    const { results, ...how } = await this.call("recall", args);
+    return Object.assign(results, how);
   }
 
   /** How many staged writes wait, as of the worker's last reply (synchronous, for badges). */

@@ -7,6 +7,12 @@
 // arrives as `{id, method: "review", args, llm: true, aborted}`, and each
 // step of it asks the page `{llm, review, request}` and waits for `{llm,
 // ok, result | error}`. `{abort: id}` cancels review `id`.
+//
+// The host's embedder stays in the page too: `open` arrives with `embed:
+// true` and the embedder's `{model, dimensions}`, and each batch of texts
+// asks the page `{embed, texts}` and waits for `{embed, ok, result | error}`.
+// `recall`'s array carries `mode` and `skipped`, which a structured clone
+// drops, so it crosses as `{results, mode, skipped?}` and the page rebuilds it.
 import init, { Memory } from "./mnemo.js";
 
 // The first message carries the page's compiled module (when it has one),
@@ -19,6 +25,17 @@ const reviews = new Map();
 /** The page's answers awaited, by llm call number. */
 const answers = new Map();
 let nextLlmCall = 1;
+/** The page's embedder answers awaited, by embed call number. */
+const embeddings = new Map();
+let nextEmbedCall = 1;
+
+/** The page's embedder as the worker's: each batch is a round trip. */
+const pageEmbed = (texts) =>
+  new Promise((resolve, reject) => {
+    const call = nextEmbedCall++;
+    embeddings.set(call, { resolve, reject });
+    self.postMessage({ embed: call, texts });
+  });
 
 /** Runs a review whose llm is the page's. */
 async function review(id, options, aborted) {
@@ -58,6 +75,14 @@ self.onmessage = async ({ data }) => {
     else waiting.reject(new Error(data.error));
     return;
   }
+  if (data.embed !== undefined && data.method === undefined) {
+    const waiting = embeddings.get(data.embed);
+    if (!waiting) return;
+    embeddings.delete(data.embed);
+    if (data.ok) waiting.resolve(data.result);
+    else waiting.reject(new Error(data.error));
+    return;
+  }
   if (data.abort !== undefined) {
     reviews.get(data.abort)?.abort();
     return;
@@ -68,7 +93,8 @@ self.onmessage = async ({ data }) => {
     await ready;
     let result;
     if (method === "open") {
-      memory = await Memory.open(args[0]);
+      const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed } } : args[0];
+      memory = await Memory.open(opts);
       result = null;
     } else if (method === "recover") {
       result = await Memory.recover(...args);
@@ -76,6 +102,10 @@ self.onmessage = async ({ data }) => {
       throw Object.assign(new Error("this memory is not open"), { name: "MnemoError", code: "closed" });
     } else if (method === "review" && data.llm === true) {
       result = await review(id, args[0], data.aborted);
+    } else if (method === "recall") {
+      const found = await memory.recall(...args);
+      result = { results: Array.from(found), mode: found.mode };
+      if (found.skipped !== undefined) result.skipped = found.skipped;
     } else {
       result = await memory[method](...args);
     }

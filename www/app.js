@@ -62,6 +62,7 @@ const state = {
   seq: 0,
   /** Searches shown so far (the search output's data-seq). */
   searchSeq: 0,
+  recallSeq: 0,
   /** Context blocks shown so far (the context output's data-seq). */
   contextSeq: 0,
   /** Sectors reports shown so far (the sectors output's data-seq). */
@@ -640,6 +641,135 @@ function hitItem(hit) {
   return li;
 }
 
+// ---------------------------------------------------------------- recall
+
+/** The recall form's options. */
+function recallOptions() {
+  const options = { explain: true };
+  const min = Number($("recall-min").value);
+  if (min > 0) options.minImportance = min;
+  const category = $("recall-category").value;
+  if (category) options.category = category;
+  return options;
+}
+
+async function onRecall(ev) {
+  ev?.preventDefault();
+  const query = $("recall-query").value;
+  const status = $("recall-status");
+  const list = $("recall-results");
+  if (query.trim() === "") {
+    showMessage(status, "Type what to recall first.");
+    list.hidden = true;
+    $("recall-query").focus();
+    return;
+  }
+  await busy(async () => {
+    try {
+      const results = await state.memory.recall(query, recallOptions());
+      renderRecalled(query, results);
+    } catch (e) {
+      list.replaceChildren();
+      list.hidden = true;
+      showError(status, e);
+    }
+    state.recallSeq += 1;
+    $("recall-output").dataset.seq = String(state.recallSeq);
+  });
+}
+
+/** Shows recall results, best first, and how they were ranked. */
+function renderRecalled(query, results) {
+  const status = $("recall-status");
+  const how = results.mode === "hybrid" ? "hybrid (semantic + keyword)" : "keyword";
+  const skipped = results.skipped ? ` The embedder was skipped: ${results.skipped}` : "";
+  if (results.length === 0) showMessage(status, `Nothing recalled for “${query}” (${how}).${skipped}`);
+  else showMessage(status, `${plural(results.length, "note", "notes")} for “${query}”, ranked by ${how}.${skipped}`);
+  const list = $("recall-results");
+  list.replaceChildren(...results.map(recallItem));
+  list.hidden = results.length === 0;
+}
+
+/** `+0.08`, `-0.02`. */
+const signed = (x) => `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(2)}`;
+
+/** One recall result: its metadata, every part of its score, and the pin and importance controls. */
+function recallItem(hit) {
+  const li = document.createElement("li");
+  li.className = "hit recall-hit";
+  li.dataset.id = hit.id;
+  li.dataset.relevance = String(hit.relevance);
+  const meta = document.createElement("p");
+  meta.className = "hit-meta";
+  meta.append(
+    span("hit-store", storeOf(hit.target)?.label ?? hit.target),
+    " · ",
+    span("hit-category", `[${hit.category}]`),
+    " · ",
+    span("hit-importance", `importance ${hit.importance.toFixed(2)}`),
+    " · ",
+    span("hit-score", `relevance ${hit.relevance.toFixed(2)}`),
+    ...(hit.pinned ? [" · ", span("hit-pinned", "📌 pinned")] : []),
+  );
+  const text = document.createElement("pre");
+  text.className = "entry-text";
+  text.textContent = hit.content;
+  const e = hit.explain;
+  const parts = document.createElement("p");
+  parts.className = "hit-explain mono";
+  parts.dataset.testid = "recall-explain";
+  if (e) {
+    const relevance =
+      e.semantic === undefined
+        ? `keyword ${e.keyword.toFixed(2)} (BM25 ${e.bm25.toFixed(2)})`
+        : `hybrid ${e.relevance.toFixed(2)} of semantic ${e.semantic.toFixed(2)}, keyword ${e.keyword.toFixed(2)}`;
+    parts.textContent =
+      `(${relevance} ${signed(e.boost)} importance) × decay ${e.decay.toFixed(2)}` +
+      ` (${e.pinned ? "pinned: none" : `${e.age_days.toFixed(1)} days old`}) = ${e.adjusted.toFixed(2)}`;
+  }
+  const actions = document.createElement("div");
+  actions.className = "entry-actions";
+  const where = `${storeOf(hit.target)?.label ?? hit.target} note “${hit.content.slice(0, 40)}”`;
+  const importance = document.createElement("input");
+  importance.type = "number";
+  importance.min = "0";
+  importance.max = "1";
+  importance.step = "0.05";
+  importance.value = String(hit.importance);
+  importance.className = "importance-input";
+  importance.setAttribute("aria-label", `Importance of ${where}`);
+  const pin = smallButton(hit.pinned ? "Pinned" : "Pin", `Pin ${where}`, () =>
+    changeMeta(() => state.memory.pin(hit.content, { target: hit.target })),
+  );
+  pin.disabled = hit.pinned;
+  actions.append(
+    pin,
+    importance,
+    smallButton("Set importance", `Set importance of ${where}`, () =>
+      changeMeta(() => state.memory.markImportant(hit.content, Number(importance.value), { target: hit.target })),
+    ),
+  );
+  li.append(meta, text, parts, actions);
+  return li;
+}
+
+/** Runs a metadata change (pin, markImportant), says what it did, and recalls again. */
+async function changeMeta(fn) {
+  const status = $("recall-status");
+  let said = "";
+  await busy(async () => {
+    try {
+      said = (await fn()).message;
+    } catch (e) {
+      showError(status, e);
+      said = null;
+    }
+  });
+  if (said === null) return;
+  await onRecall();
+  $("recall-status").prepend(`${said[0].toUpperCase()}${said.slice(1)}. `);
+}
+
 async function onContext(ev) {
   ev.preventDefault();
   const message = $("context-message").value;
@@ -1163,6 +1293,7 @@ function wireEvents() {
   $("import-form").addEventListener("submit", onImport);
   $("load-samples").addEventListener("click", onLoadSamples);
   $("search-form").addEventListener("submit", onSearch);
+  $("recall-form").addEventListener("submit", onRecall);
   $("context-form").addEventListener("submit", onContext);
   submitOnCtrlEnter($("context-message"));
   $("sectors-filter").addEventListener("change", onSectorFilter);

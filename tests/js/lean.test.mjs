@@ -2,7 +2,8 @@
 // under Node.js: every note behaviour of tests/js/api.test.mjs, run again
 // here against the lean build, and what it does instead of what needs
 // SQLite (sessions, OPFS, IndexedDB): a clear `unsupported`. The approval
-// and review tests of tests/js/approval.test.mjs run here too.
+// and review tests of tests/js/approval.test.mjs and the importance and
+// recall tests of tests/js/importance.test.mjs run here too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -22,6 +23,9 @@ process.env.MNEMO_PKG = lean;
 await import("./api.test.mjs");
 // Write approval and the review need no SQLite: the same tests, on the lean build.
 await import("./approval.test.mjs");
+// Importance, recall and the host's embedder need no SQLite either (vectors
+// are kept in memory only: importance.test.mjs checks that a reopen embeds again).
+await import("./importance.test.mjs");
 
 const add = (target, content) => ({ action: "add", target, content });
 

@@ -553,6 +553,54 @@ describe("demo page", () => {
     assert.equal(JSON.parse(r.json).results[0].text, russian);
   });
 
+  test("recall shows each score's parts; pin and importance change the ranking", { timeout: TIMEOUT }, async () => {
+    await rawCall({
+      operations: [
+        { action: "add", target: "memory", content: "Backups run nightly with restic", importance: 0.3, category: "project" },
+        { action: "add", target: "memory", content: "Backups of the database run hourly", importance: 0.8, category: "decision" },
+      ],
+    });
+    async function recallAndWait(query) {
+      await page.fill("#recall-query", query);
+      const before = Number(await page.locator("#recall-output").getAttribute("data-seq"));
+      await page.click("#recall-run");
+      await page.locator(`#recall-output[data-seq="${before + 1}"]`).waitFor({ state: "attached" });
+      return {
+        status: await text("#recall-status"),
+        hits: await page.$$eval("#recall-results li", (lis) =>
+          lis.map((li) => ({
+            meta: li.querySelector(".hit-meta").textContent,
+            text: li.querySelector(".entry-text").textContent,
+            explain: li.querySelector(".hit-explain").textContent,
+          })),
+        ),
+      };
+    }
+    const first = await recallAndWait("backups run");
+    assert.match(first.status, /^2 notes for “backups run”, ranked by keyword\./);
+    assert.equal(first.hits[0].text, "Backups of the database run hourly");
+    assert.match(first.hits[0].meta, /\[decision\] · importance 0\.80/);
+    assert.match(first.hits[0].explain, /^\(keyword 0\.\d+ \(BM25 [\d.]+\) \+0\.06 importance\) × decay 1\.00 \(0\.0 days old\) = /);
+    // Pinning the low one puts it first.
+    await page.getByRole("button", { name: "Pin MEMORY note “Backups run nightly with restic”" }).click();
+    await page.locator("#recall-status", { hasText: "Pinned." }).waitFor();
+    const pinned = await recallAndWait("backups run");
+    assert.equal(pinned.hits[0].text, "Backups run nightly with restic");
+    assert.match(pinned.hits[0].meta, /importance 1\.00 · relevance [\d.]+ · 📌 pinned/);
+    assert.match(pinned.hits[0].explain, /pinned: none/);
+    // Importance set from the result list.
+    await page.getByRole("spinbutton", { name: "Importance of MEMORY note “Backups of the database run hourly”" }).fill("0.2");
+    await page.getByRole("button", { name: "Set importance of MEMORY note “Backups of the database run hourly”" }).click();
+    await page.locator("#recall-status", { hasText: "Importance 0.2 set on 1 entry." }).waitFor();
+    const lowered = await recallAndWait("backups run");
+    assert.match(lowered.hits[1].meta, /importance 0\.20/);
+    // A filter that leaves nothing says so.
+    await page.fill("#recall-min", "0.5");
+    await page.selectOption("#recall-category", "decision");
+    const none = await recallAndWait("backups run");
+    assert.match(none.status, /^Nothing recalled for “backups run” \(keyword\)\./);
+  });
+
   test("the context of a message holds the matching note and a note linked to it", { timeout: TIMEOUT }, async () => {
     await loadSamples();
     const backups = sample("Backups #ops");
@@ -964,5 +1012,61 @@ describe("pending panel", () => {
     await badgeIs(1);
     await pendingAction(() => page.click("#approve-all"));
     assert.deepEqual(await entries("user"), ["Uses vim keybindings"]);
+  });
+
+  test("an embedder given to an OPFS memory stays in the page; recall crosses with its mode", { timeout: TIMEOUT }, async () => {
+    const result = await page.evaluate(async () => {
+      const { Memory } = window.mnemo;
+      const AXES = [["rate", "limiting", "throttling"], ["database", "postgres"]];
+      const seen = [];
+      const embed = async (texts) => {
+        seen.push(texts.length);
+        return texts.map((t) => {
+          const v = new Float32Array(AXES.length + 1);
+          for (const w of t.toLowerCase().split(/[^a-z0-9]+/)) {
+            const i = AXES.findIndex((axis) => axis.includes(w));
+            if (i >= 0) v[i] += 1;
+            else if (w) v[AXES.length] += 0.1;
+          }
+          return v;
+        });
+      };
+      const name = `embed-${Date.now()}`;
+      const m = await Memory.open({ storage: "opfs", name, embedder: { model: "concepts-v1", dimensions: 3, embed } });
+      await m.tool({ action: "add", target: "memory", content: "Rate limiting is 100 requests/min", importance: 0.9, category: "decision" });
+      await m.tool({ action: "add", target: "memory", content: "The database is Postgres 16" });
+      const hybrid = await m.recall("throttling", { explain: true });
+      const status = (await m.status()).recall;
+      await m.close();
+      const failing = await Memory.open({ storage: "opfs", name, embedder: { model: "other", dimensions: 3, embed: () => { throw new Error("service down"); } } });
+      const keyword = await failing.recall("rate limiting");
+      await failing.close();
+      let refused = null;
+      await Memory.open({ storage: "opfs", name, embedder: { model: "m", dimensions: 3 } }).catch((e) => (refused = e.code));
+      let refusedFn = null;
+      await Memory.open({ storage: "opfs", name, embedder: embed }).catch((e) => (refusedFn = e.code));
+      return {
+        hybrid: { isArray: Array.isArray(hybrid), mode: hybrid.mode, skipped: hybrid.skipped, first: hybrid[0], length: hybrid.length },
+        keyword: { mode: keyword.mode, skipped: keyword.skipped, first: keyword[0]?.content },
+        status,
+        seen,
+        refused,
+        refusedFn,
+      };
+    });
+    assert.equal(result.hybrid.isArray, true);
+    assert.equal(result.hybrid.mode, "hybrid");
+    assert.equal(result.hybrid.skipped, undefined);
+    assert.match(result.hybrid.first.content, /^Rate limiting/);
+    assert.equal(result.hybrid.first.category, "decision");
+    assert.ok(result.hybrid.first.explain.semantic > 0.9);
+    assert.equal(result.status, "hybrid (concepts-v1, 3 dimensions)");
+    // The two entries, then the query: each batch was one round trip to the page.
+    assert.deepEqual(result.seen, [2, 1]);
+    assert.equal(result.keyword.mode, "keyword");
+    assert.match(result.keyword.skipped, /service down/);
+    assert.match(result.keyword.first, /^Rate limiting/);
+    assert.equal(result.refused, "invalid-config");
+    assert.equal(result.refusedFn, "invalid-config");
   });
 });

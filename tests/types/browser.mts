@@ -56,6 +56,21 @@ export async function page(): Promise<void> {
   expectType<string[]>(report.staged);
   await memory.sessionSearch("hello", { limit: 5 });
   void hits;
+  // The embedder's embed stays in the page too; recall keeps its mode.
+  const embedded = await Memory.open({
+    storage: "opfs",
+    embedder: { model: "m", dimensions: 2, embed: async (texts) => texts.map(() => new Float32Array(2)) },
+  });
+  const recalled = await embedded.recall("auth", { explain: true, minImportance: 0.7 });
+  expectType<"keyword" | "hybrid">(recalled.mode);
+  expectType<string | undefined>(recalled[0]?.content);
+  expectType<string>(await embedded.inject("check inbox"));
+  expectType<string[]>((await embedded.pin("auth")).entries);
+  await embedded.markImportant("auth", 0.9, { all: true });
+  await embedded.forget("auth");
+  await embedded.updateMemory("auth", "new", { importance: 0.8 });
+  await embedded.restore("h1");
+  expectType<number>(await embedded.purgeHistory({ before: 0 }));
 
   // @ts-expect-error a wrong option name
   await memory.search("ssh", { top: 3 });

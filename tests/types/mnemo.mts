@@ -9,6 +9,14 @@ import {
   scan,
   wasmMemoryBytes,
   type ApprovalStatus,
+  type Category,
+  type CategoryName,
+  type Embedder,
+  type Marked,
+  type RecallExplain,
+  type RecallHit,
+  type RecallOptions,
+  type Recalled,
   type ApproveOptions,
   type ApproveResult,
   type ChatMessage,
@@ -318,14 +326,25 @@ export async function recall(memory: Memory): Promise<void> {
     expectType<string>(item.entry_id + item.text);
     exact<Equal<typeof item.cause, "replace" | "remove" | "import" | "rejected">>();
     expectType<boolean | undefined>(item.confirmed);
+    expectType<string>(item.id);
   }
 
-  const rememberOptions: RememberOptions[] = [{}, { target: "memory" }, { target: "user" }];
+  const rememberOptions: RememberOptions[] = [
+    {},
+    { target: "memory" },
+    { target: "user" },
+    { importance: 0.9, category: "decision" },
+    { target: "user", category: "general" },
+  ];
   for (const o of rememberOptions) await memory.remember("Prefers metric units", o);
   const remembered: ToolResult = await memory.remember("Prefers metric units");
   void remembered;
-  // @ts-expect-error remember takes only target
+  // @ts-expect-error remember takes target, importance and category
   await memory.remember("x", { limit: 3 });
+  // @ts-expect-error a category is one of the seven, or general
+  await memory.remember("x", { category: "gossip" });
+  // @ts-expect-error importance is a number
+  await memory.remember("x", { importance: "high" });
   // @ts-expect-error a wrong target string
   await memory.remember("x", { target: "profile" });
 }
@@ -635,4 +654,120 @@ export async function disposal(): Promise<void> {
   await memory.close();
   memory.free();
   memory[Symbol.dispose]();
+}
+
+// --- Importance, recall, injection, the host's embedder -----------------
+
+export async function importance(): Promise<void> {
+  const embedder: Embedder = {
+    model: "all-MiniLM-L6-v2",
+    dimensions: 384,
+    embed: async (texts) => texts.map(() => new Float32Array(384)),
+  };
+  const memory = await Memory.open({ storage: "memory", embedder });
+  await Memory.open({ embedder: { model: "m", dimensions: 2, embed: (texts: string[]) => texts.map(() => [0, 1]) } });
+  // @ts-expect-error embed is a function of the texts
+  await Memory.open({ embedder: { model: "m", dimensions: 2, embed: "url" } });
+  // @ts-expect-error the embedder needs its dimensions
+  await Memory.open({ embedder: { model: "m", embed: async () => [] } });
+  // @ts-expect-error vectors are numbers
+  await Memory.open({ embedder: { model: "m", dimensions: 1, embed: async (texts: string[]) => texts.map(() => ["x"]) } });
+  expectType<string>((await memory.status()).recall);
+
+  const options: RecallOptions[] = [
+    {},
+    { limit: 5, scoreThreshold: 0.6 },
+    { minImportance: 0.7, maxImportance: 1, category: "decision", explain: true, target: "memory" },
+    { category: "general" },
+  ];
+  for (const o of options) await memory.recall("auth decision", o);
+  const results: Recalled = await memory.recall("What did we decide about authentication?");
+  exact<Equal<typeof results.mode, "keyword" | "hybrid">>();
+  expectType<string | undefined>(results.skipped);
+  expectType<number>(results.length);
+  const first: RecallHit | undefined = results[0];
+  for (const hit of results) {
+    expectType<string>(hit.id + hit.content);
+    exact<Equal<typeof hit.target, Target>>();
+    expectType<number>(hit.index + hit.relevance + hit.importance + hit.created);
+    exact<Equal<typeof hit.category, CategoryName>>();
+    expectType<boolean>(hit.pinned);
+    const parts: RecallExplain | undefined = hit.explain;
+    if (parts) {
+      expectType<number>(parts.keyword + parts.bm25 + parts.relevance + parts.boost + parts.decay + parts.age_days + parts.adjusted);
+      expectType<number | undefined>(parts.semantic);
+      expectType<boolean>(parts.pinned);
+    }
+    // @ts-expect-error a recall hit has content, not text
+    void hit.text;
+  }
+  void first;
+  const top: string[] = results.map((h) => h.content);
+  void top;
+  // @ts-expect-error score_threshold is the tool's spelling; the JS option is scoreThreshold
+  await memory.recall("x", { score_threshold: 0.5 });
+  // @ts-expect-error an unknown category
+  await memory.recall("x", { category: "gossip" });
+  // @ts-expect-error the query is a string
+  await memory.recall(42);
+
+  const block: string = await memory.inject("Review the new authentication middleware");
+  void block;
+  // @ts-expect-error inject takes the prompt, a string
+  await memory.inject({ prompt: "x" });
+
+  const marked: Marked = await memory.markImportant("production database", 0.95);
+  expectType<string[]>(marked.entries);
+  expectType<string>(marked.message);
+  await memory.markImportant("database", 0.9, { all: true });
+  await memory.markImportant("database", 0.9, { target: "memory" });
+  // @ts-expect-error importance is a number from 0 to 1
+  await memory.markImportant("database", "high");
+  // @ts-expect-error markImportant needs the importance
+  await memory.markImportant("database");
+  const pinned: Marked = await memory.pin("API key rotation schedule");
+  await memory.pin("API key", { target: "user" });
+  void pinned;
+  // @ts-expect-error pin acts on one entry: no all
+  await memory.pin("API key", { all: true });
+
+  const forgot: ToolResult = await memory.forget("deprecated v1 API endpoints");
+  await memory.forget("v1", { all: true });
+  // @ts-expect-error all is a boolean
+  await memory.forget("v1", { all: "yes" });
+  const updated: ToolResult = await memory.updateMemory(
+    "database migration deadline",
+    "Database migration deadline moved to 2026-03-15 due to schema review.",
+    { importance: 0.9 },
+  );
+  await memory.updateMemory("deadline", "New text");
+  // @ts-expect-error updateMemory needs the new content
+  await memory.updateMemory("deadline");
+  // @ts-expect-error updateMemory takes importance, not category
+  await memory.updateMemory("deadline", "x", { category: "event" });
+  void forgot;
+  void updated;
+
+  const history = await memory.history();
+  const restored: ToolResult = await memory.restore(history[0]?.id ?? "h1");
+  void restored;
+  const removed: number = await memory.purgeHistory({ before: Date.now() - 86_400_000 });
+  await memory.purgeHistory({ id: "h1" });
+  await memory.purgeHistory();
+  void removed;
+  // @ts-expect-error before is ms since the epoch, not a Date
+  await memory.purgeHistory({ before: new Date() });
+
+  const ops: ToolArgs[] = [
+    { action: "add", target: "memory", content: "x", importance: 0.9, category: "decision" },
+    { operations: [{ action: "add", content: "y", importance: 0.2, category: "event" } satisfies ToolOperation] },
+  ];
+  for (const args of ops) await memory.tool(args);
+  // @ts-expect-error a category is one of the seven, or general
+  void ({ action: "add", content: "x", category: "misc" } satisfies ToolArgs);
+  const c: Category = "preference";
+  // @ts-expect-error general is not a category of its own (it means none)
+  const g: Category = "general";
+  void c;
+  void g;
 }

@@ -6,6 +6,7 @@
 //! instead of failing, and a call after `close()` rejects with `closed`.
 
 mod approval;
+mod entries;
 mod interop;
 
 use std::cell::Cell;
@@ -48,7 +49,15 @@ pub struct JsMemory {
     _listener: Option<Closure<dyn FnMut(JsValue)>>,
 }
 
-const OPTION_KEYS: [&str; 6] = ["storage", "name", "dir", "config", "classifier", "agent"];
+const OPTION_KEYS: [&str; 7] = [
+    "storage",
+    "name",
+    "dir",
+    "config",
+    "classifier",
+    "embedder",
+    "agent",
+];
 
 /// Name of the memory when `name` is not given.
 const DEFAULT_NAME: &str = "default";
@@ -246,9 +255,14 @@ impl JsMemory {
         future_to_promise(async move {
             let classifier = classifier_option(&opts).map_err(throw)?;
             let agent = agent_option(&opts).map_err(throw)?;
+            let embedder = entries::embedder_option(&opts).map_err(throw)?;
             let (storage, config) = open_storage(&opts).await.map_err(throw)?;
             let mut memory = Memory::open(storage, config).await.map_err(throw)?;
             memory.set_classifier(classifier);
+            if let Err(e) = memory.set_embedder(embedder.map(|e| Box::new(e) as _)) {
+                memory.storage().close();
+                return Err(throw(Error::new(ErrorKind::InvalidConfig, e.message())));
+            }
             if let Err(e) = memory.set_agent(agent.as_deref()) {
                 memory.storage().close();
                 return Err(throw(Error::new(ErrorKind::InvalidConfig, e.message())));

@@ -39,10 +39,113 @@ export interface SearchOptions {
   limit?: number;
 }
 
-/** Options of `remember`: only the store (search options such as `limit` are refused). */
+/** Options of `remember`: the store and the entry's metadata (search options such as `limit` are refused). */
 export interface RememberOptions {
   /** Where the confirmed fact goes (default `"user"`). */
   target?: Target;
+  /** 0 to 1 (default 0.5): 0.9+ critical, 0.7 important, 0.5 useful, below 0.3 noise. */
+  importance?: number;
+  /** The entry's category; `"general"` (or absent) is none. */
+  category?: CategoryName;
+}
+
+/** The spec's seven categories; `"general"` means none. */
+export type Category = "security" | "decision" | "knowledge" | "contact" | "project" | "event" | "preference";
+
+/** A category as accepted in options: one of the seven, or `"general"` (none). */
+export type CategoryName = Category | "general";
+
+/** Options of `recall`. */
+export interface RecallOptions {
+  /** Only this store (default: both). */
+  target?: Target;
+  /** At most this many results, an integer from 1 to 1000 (default 10). */
+  limit?: number;
+  /** Only results whose adjusted score (`relevance`) is at least this, 0 to 1. */
+  scoreThreshold?: number;
+  /** Only entries of at least this importance, 0 to 1. */
+  minImportance?: number;
+  /** Only entries of at most this importance, 0 to 1. */
+  maxImportance?: number;
+  /** Only this category (`"general"`: entries without one). */
+  category?: CategoryName;
+  /** Give each result every part of its score (`explain`). */
+  explain?: boolean;
+}
+
+/** Every part of a recall score: `adjusted = (relevance + boost) × decay`. */
+export interface RecallExplain {
+  /** The keyword part on the absolute 0–1 scale (`bm25 / (bm25 + k)`). */
+  keyword: number;
+  /** The raw BM25 score. */
+  bm25: number;
+  /** The cosine similarity to the query, when the host's embedder took part. */
+  semantic?: number;
+  /** The relevance the adjustment started from (keyword, or the hybrid). */
+  relevance: number;
+  /** The importance boost, `(importance − 0.5) × 0.2`. */
+  boost: number;
+  /** The temporal decay, 0.7 to 1 (1 when pinned). */
+  decay: number;
+  /** The entry's age in days, since its last change. */
+  age_days: number;
+  /** The pin exempted it from decay. */
+  pinned: boolean;
+  /** The adjusted score (the result's `relevance`). */
+  adjusted: number;
+}
+
+/** One recall result. */
+export interface RecallHit {
+  /** The entry's stable node id `memory:<store>:<entry id>`. */
+  id: string;
+  target: Target;
+  /** The entry's index in its store. */
+  index: number;
+  /** The entry, whole. */
+  content: string;
+  /** The adjusted score, 0 to about 1.1 (absolute: comparable across queries). */
+  relevance: number;
+  importance: number;
+  /** `"general"` when it has none. */
+  category: CategoryName;
+  /** When it was first seen, ms since the Unix epoch. */
+  created: number;
+  /** Pinned (`pin()` or `#pinned` in the text). */
+  pinned: boolean;
+  /** Every part of the score, with `{explain: true}`. */
+  explain?: RecallExplain;
+}
+
+/**
+ * What `recall` resolves to: the results, best first, as an array (so
+ * `r[0].content` and `r.length` work) that also carries how it ranked.
+ */
+export interface Recalled extends Array<RecallHit> {
+  /** `"hybrid"`: the host's embedder took part; `"keyword"`: BM25 alone. */
+  mode: "keyword" | "hybrid";
+  /** Why the embedder was not used this time (it threw or answered nonsense), when it failed. */
+  skipped?: string;
+}
+
+/** What `markImportant` and `pin` did. */
+export interface Marked {
+  /** Node ids of the entries changed (empty when they already had it). */
+  entries: string[];
+  message: string;
+}
+
+/** A host's embedding model, for hybrid recall (mnemo never loads one itself). */
+export interface Embedder {
+  /** The model's name: stored vectors are kept per model. */
+  model: string;
+  /** The length of every vector, 1 to 65536. */
+  dimensions: number;
+  /**
+   * One vector per text, in order. A throw, a rejection or a wrong answer
+   * makes that recall keyword-only and says so in `skipped`.
+   */
+  embed: (texts: string[]) => Promise<ArrayLike<number>[]> | ArrayLike<number>[];
 }
 
 /** What every rejected promise of mnemo carries (API misuse, storage failure). */
@@ -60,6 +163,10 @@ export interface ToolOperation {
   target?: Target;
   content?: string;
   old_text?: string;
+  /** The written entry's importance, 0 to 1 (add, replace). */
+  importance?: number;
+  /** The written entry's category (add, replace). */
+  category?: CategoryName;
 }
 
 /**
@@ -76,6 +183,10 @@ export interface ToolArgs {
   target?: Target;
   content?: string | null;
   old_text?: string | null;
+  /** The written entry's importance, 0 to 1 (add, replace). */
+  importance?: number | null;
+  /** The written entry's category (add, replace). */
+  category?: CategoryName | null;
   /** Several operations applied atomically (all or none). */
   operations?: ToolOperation[];
 }
@@ -226,6 +337,16 @@ export interface MemoryOptions {
    * every staged write carries it, so the user can tell agents apart.
    */
   agent?: string;
+  /**
+   * A host's embedding model: `recall` and `inject` then rank by the
+   * hybrid (0.6 × semantic + 0.4 × keyword, with the spec's bonuses);
+   * `search` and `context` stay keyword-only.
+   * Vectors are computed for new or changed entries only and kept in the
+   * memory's database (full build; the lean build keeps them in memory).
+   * In a page with `mnemo/browser` and OPFS, `embed` stays in the page and
+   * the worker asks it for each batch.
+   */
+  embedder?: Embedder;
 }
 
 /** The status of one store. */
@@ -251,6 +372,8 @@ export interface Status {
   user: StoreStatus;
   /** Whether writes are staged for approval, why, and how many wait. */
   approval: ApprovalStatus;
+  /** How recall ranks: `"keyword"`, or `"hybrid (<model>, <n> dimensions)"` with an embedder. */
+  recall: string;
 }
 
 /** Whether write approval is in force (`status().approval`, `setApproval()`). */
@@ -276,6 +399,10 @@ export interface StagedOperation {
   content?: string;
   /** The substring naming the entry (replace, remove). */
   old_text?: string;
+  /** The importance the write gives its entry. */
+  importance?: number;
+  /** The category the write gives its entry. */
+  category?: Category;
 }
 
 /** A write waiting for the user's approval (`pending()`). */
@@ -584,6 +711,8 @@ export interface Journey {
 
 /** An entry text that a write superseded. */
 export interface HistoryItem {
+  /** The item's id (`"h1"`, …), for `restore()` and `purgeHistory({id})`. */
+  id: string;
   /** ms since the Unix epoch. */
   time: number;
   target: Target;
