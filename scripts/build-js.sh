@@ -3,7 +3,7 @@
 # (nodejs, bundler, web) and a package.json whose "exports" picks the right
 # one; twice: the full build (features js,sqlite: sessions, OPFS,
 # IndexedDB) in pkg/{node,bundler,web}, and the lean one (feature js: no
-# SQLite, a third of the size, for Node and edge agents that need neither)
+# SQLite, about half the size, for Node and edge agents that need neither)
 # in pkg/lean/{node,bundler,web}. Usage: scripts/build-js.sh [--dev]
 set -euo pipefail
 cd "$(dirname "$0")/.."

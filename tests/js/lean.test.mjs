@@ -119,5 +119,6 @@ test("lean: mnemo/lean is exported, typed like the full build, and much smaller"
   assert.match(dts(["node"]), signature);
   assert.match(dts(["lean", "node"]), signature);
   const size = (p) => statSync(join(root, "pkg", ...p, "mnemo_bg.wasm")).size;
-  assert.ok(size(["lean", "web"]) * 2 < size(["web"]), `${size(["lean", "web"])} vs ${size(["web"])}`);
+  // The lean build leaves out SQLite, FTS5 and the VFSs: over a megabyte.
+  assert.ok(size(["web"]) - size(["lean", "web"]) > 1_000_000, `${size(["lean", "web"])} vs ${size(["web"])}`);
 });
