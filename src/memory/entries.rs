@@ -648,16 +648,7 @@ impl<S: Storage> Memory<S> {
                 .transpose()?;
             Ok(op)
         });
-        match op {
-            Ok(op) => {
-                self.run(ToolRequest::Write(ToolCall {
-                    operations: vec![op],
-                    batch: false,
-                }))
-                .await
-            }
-            Err(e) => self.refuse(e),
-        }
+        self.run_one(op).await
     }
 
     /// Puts the text of history item `id` back into its store, as a new
@@ -676,7 +667,14 @@ impl<S: Storage> Memory<S> {
                 format!("no history item {shown:?}; history() lists them with their ids"),
             ));
         };
-        match Operation::new(Action::Add, item.target, Some(&item.text), None, "") {
+        let op = Operation::new(Action::Add, item.target, Some(&item.text), None, "");
+        self.run_one(op).await
+    }
+
+    /// Runs one operation as a tool write, or answers why it could not be
+    /// built.
+    async fn run_one(&mut self, op: Result<Operation>) -> ToolResult {
+        match op {
             Ok(op) => {
                 self.run(ToolRequest::Write(ToolCall {
                     operations: vec![op],
