@@ -397,6 +397,7 @@ impl<S: Storage> Memory<S> {
                     };
                     let cos = crate::vectors::cosine(q, v);
                     let relevance = crate::vectors::hybrid(
+                        &view.config.memory.recall.hybrid,
                         cos,
                         explain.keyword,
                         crate::vectors::verbatim(query, entry),

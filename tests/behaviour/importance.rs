@@ -452,7 +452,8 @@ pub async fn hybrid_recall_with_the_hosts_embedder() {
     let parts = hy.results[0].explain.clone().unwrap();
     assert!(parts.semantic.unwrap() > 0.9);
     assert_eq!(parts.keyword, 0.0);
-    assert!((parts.relevance - 0.6 * parts.semantic.unwrap()).abs() < 1e-3);
+    // The default mix: 0.4 × semantic + 0.6 × keyword, no bonuses.
+    assert!((parts.relevance - 0.4 * parts.semantic.unwrap()).abs() < 1e-3);
     // Three entries and one query were embedded; a second recall embeds
     // only its query, a new entry only itself.
     assert_eq!(embedder.texts.get(), 4);
@@ -462,7 +463,15 @@ pub async fn hybrid_recall_with_the_hosts_embedder() {
     let r = m.recall("deploy", &recall_all(false)).await.unwrap();
     assert_eq!(embedder.texts.get(), 7);
     assert!(r.results[0].content.starts_with("Ship releases"));
-    // Two query words verbatim and both parts strong: both bonuses.
+    // The spec's mix, configured: two query words verbatim and both parts
+    // strong earn both bonuses.
+    let mut m = open(
+        &s,
+        config(json!({"memory": {"recall": {"hybrid": {"semantic": 60, "keyword": 40, "bonuses": true}}}})),
+    )
+    .await;
+    m.set_embedder(Some(Box::new(Shared(embedder.clone()))))
+        .unwrap();
     let r = m.recall("rate limiting", &recall_all(true)).await.unwrap();
     let parts = r.results[0].explain.clone().unwrap();
     let expected = 0.6 * parts.semantic.unwrap()
