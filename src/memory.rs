@@ -63,7 +63,7 @@ pub struct Memory<S: Storage> {
     /// The host's embedder, when it lent one, and the vectors of entries
     /// by text key (for its model).
     embedder: Option<HostEmbedder>,
-    vectors: std::collections::HashMap<String, Vec<f32>>,
+    vectors: std::collections::HashMap<crate::store::Key, Vec<f32>>,
 }
 
 /// A host's embedder, held by a memory.

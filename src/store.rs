@@ -485,6 +485,12 @@ impl Store {
         store
     }
 
+    /// The key (SHA-256 of the text) of entry `index`, computed when the
+    /// entry was read or written.
+    pub fn key(&self, index: usize) -> Option<&Key> {
+        self.keys.get(index)
+    }
+
     /// The entries, in file order.
     pub fn entries(&self) -> &[String] {
         &self.entries

@@ -232,45 +232,59 @@ impl<S: Storage> Memory<S> {
         let Some(HostEmbedder(embedder)) = &self.embedder else {
             return Err("no embedder".into());
         };
-        let mut live: Vec<(String, String)> = Vec::new();
+        // The common case, every clean entry has its vector and nothing is
+        // gone, costs one lookup per entry and no copy.
+        let mut clean = 0usize;
+        let mut missing: Vec<(crate::store::Key, String)> = Vec::new();
         for t in Target::ALL {
             let store = &self.stores[t.index()];
             for (i, entry) in store.entries().iter().enumerate() {
-                if store.verdict(i).is_none() {
-                    live.push((crate::store::Key::entry(entry).hex(), entry.clone()));
+                if let (None, Some(key)) = (store.verdict(i), store.key(i)) {
+                    clean += 1;
+                    if !self.vectors.contains_key(key) {
+                        missing.push((*key, entry.clone()));
+                    }
                 }
             }
         }
-        let live_keys: std::collections::HashSet<&str> =
-            live.iter().map(|(k, _)| k.as_str()).collect();
-        let before = self.vectors.len();
-        self.vectors.retain(|k, _| live_keys.contains(k.as_str()));
-        let dropped = self.vectors.len() != before;
-        let mut missing: Vec<(String, String)> = live
-            .iter()
-            .filter(|(k, _)| !self.vectors.contains_key(k))
-            .cloned()
-            .collect();
+        missing.sort_by_key(|m| m.0);
         missing.dedup_by(|a, b| a.0 == b.0);
+        let present = self.vectors.len();
+        if missing.is_empty() && present <= clean {
+            return Ok(());
+        }
+        let live: Vec<crate::store::Key> = Target::ALL
+            .iter()
+            .flat_map(|&t| {
+                let store = &self.stores[t.index()];
+                (0..store.entries().len())
+                    .filter(|&i| store.verdict(i).is_none())
+                    .filter_map(move |i| store.key(i).copied())
+            })
+            .collect();
+        let live_keys: std::collections::HashSet<crate::store::Key> =
+            live.iter().copied().collect();
+        self.vectors.retain(|k, _| live_keys.contains(k));
+        let dropped = self.vectors.len() != present;
         let model = embedder.model().to_string();
         let dims = embedder.dimensions();
         #[cfg(feature = "sqlite")]
         if !missing.is_empty() {
-            let keys: Vec<String> = missing.iter().map(|(k, _)| k.clone()).collect();
+            let keys: Vec<String> = missing.iter().map(|(k, _)| k.hex()).collect();
             if let Ok(found) = self
                 .storage
                 .database(false, |conn| crate::db::load_vectors(conn, &model, &keys))
                 .await
             {
-                for (k, v) in found {
-                    if v.len() == dims {
+                for (hex, v) in found {
+                    if let (Some(k), true) = (crate::store::Key::from_hex(&hex), v.len() == dims) {
                         self.vectors.insert(k, v);
                     }
                 }
                 missing.retain(|(k, _)| !self.vectors.contains_key(k));
             }
         }
-        let mut new: Vec<(String, Vec<f32>)> = Vec::new();
+        let mut new: Vec<(crate::store::Key, Vec<f32>)> = Vec::new();
         for chunk in missing.chunks(crate::vectors::BATCH) {
             let texts: Vec<String> = chunk.iter().map(|(_, t)| t.clone()).collect();
             let answer = embedder
@@ -279,15 +293,16 @@ impl<S: Storage> Memory<S> {
                 .map_err(|e| format!("the host's embedder failed ({})", e.message()))?;
             crate::vectors::check(&answer, texts.len(), dims)?;
             for ((k, _), v) in chunk.iter().zip(answer) {
-                new.push((k.clone(), v));
+                new.push((*k, v));
             }
         }
         for (k, v) in &new {
-            self.vectors.insert(k.clone(), v.clone());
+            self.vectors.insert(*k, v.clone());
         }
         #[cfg(feature = "sqlite")]
         if !new.is_empty() || dropped {
-            let keys: Vec<String> = live.iter().map(|(k, _)| k.clone()).collect();
+            let keys: Vec<String> = live.iter().map(|k| k.hex()).collect();
+            let new: Vec<(String, Vec<f32>)> = new.into_iter().map(|(k, v)| (k.hex(), v)).collect();
             // A storage without a database keeps the vectors in memory only.
             let _ = self
                 .storage
@@ -392,7 +407,8 @@ impl<S: Storage> Memory<S> {
                 let mut explain = view.score(t, doc, bm25);
                 if let Some(q) = &semantic {
                     let entry = &view.stores[t.index()].entries()[doc];
-                    let Some(v) = vectors.get(&crate::store::Key::entry(entry).hex()) else {
+                    let Some(v) = view.stores[t.index()].key(doc).and_then(|k| vectors.get(k))
+                    else {
                         continue;
                     };
                     let cos = crate::vectors::cosine(q, v);
@@ -400,7 +416,8 @@ impl<S: Storage> Memory<S> {
                         &view.config.memory.recall.hybrid,
                         cos,
                         explain.keyword,
-                        crate::vectors::verbatim(query, entry),
+                        view.config.memory.recall.hybrid.bonuses
+                            && crate::vectors::verbatim(query, entry),
                     );
                     explain.semantic = Some(crate::meta::round(cos));
                     explain.relevance = crate::meta::round(relevance);

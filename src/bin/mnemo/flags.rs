@@ -339,8 +339,9 @@ creation date and pin:
 
 relevance is on an absolute 0–1 scale, so --threshold means the same for
 every query: keywords alone (BM25 mapped through s / (s + 6)) without an
-embedding model, else the hybrid 0.6 × semantic + 0.4 × keyword, +0.15 when
-two or more query words appear verbatim, +0.10 when both parts exceed 0.5.
+embedding model, else the hybrid 0.4 × semantic + 0.6 × keyword
+(memory.recall.hybrid; the spec's 0.6/0.4 with its +0.15 and +0.10 bonuses
+is {semantic: 60, keyword: 40, bonuses: true}).
 --explain prints every part of every score.
 
 The embedding model is an OpenAI-compatible embeddings endpoint (POST

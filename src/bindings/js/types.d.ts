@@ -261,6 +261,10 @@ export interface MemoryConfig {
       top_k?: number;
       max_chars?: number;
       hops?: number;
+      /** Days over which a score's decay halves its distance to 0.7 (default 90). */
+      decay_half_life_days?: number;
+      /** The hybrid mix with an embedder, in percent (default 40/60, no bonuses). */
+      hybrid?: { semantic?: number; keyword?: number; bonuses?: boolean };
     };
   };
   display?: {
@@ -339,8 +343,9 @@ export interface MemoryOptions {
   agent?: string;
   /**
    * A host's embedding model: `recall` and `inject` then rank by the
-   * hybrid (0.6 × semantic + 0.4 × keyword, with the spec's bonuses);
-   * `search` and `context` stay keyword-only.
+   * hybrid (by default 0.4 × semantic + 0.6 × keyword, see
+   * `memory.recall.hybrid`); the tool's search action too, while the
+   * synchronous-style `search` and `context` stay keyword-only.
    * Vectors are computed for new or changed entries only and kept in the
    * memory's database (full build; the lean build keeps them in memory).
    * In a page with `mnemo/browser` and OPFS, `embed` stays in the page and
