@@ -20,8 +20,13 @@ function builtin(name) {
   return get.call(p, name);
 }
 
+// The one folder blob names may name: `logs/2026-12-01.md` (the activity
+// log's days).
+const LOGS = "logs/";
+
 function checkName(name) {
-  if (!name || name.startsWith(".") || /[\\/\0]/.test(name)) {
+  const file = typeof name === "string" && name.startsWith(LOGS) ? name.slice(LOGS.length) : name;
+  if (!file || file.startsWith(".") || /[\\/\0]/.test(file)) {
     throw new Error(`invalid blob name ${JSON.stringify(name)}`);
   }
   return name;
@@ -86,7 +91,9 @@ export function nodeFsStorage(dir) {
     },
     async write(name, data) {
       const target = path.join(dir, checkName(name));
-      const tmp = path.join(dir, `.${name}.tmp.${process.pid}`);
+      const folder = path.dirname(target);
+      if (folder !== path.resolve(dir) && folder !== dir) fs.mkdirSync(folder, { recursive: true });
+      const tmp = path.join(folder, `.${path.basename(target)}.tmp.${process.pid}`);
       try {
         const fd = fs.openSync(tmp, "w");
         try {
@@ -97,7 +104,7 @@ export function nodeFsStorage(dir) {
         }
         fs.renameSync(tmp, target);
         try {
-          const dfd = fs.openSync(dir, "r");
+          const dfd = fs.openSync(folder, "r");
           try {
             fs.fsyncSync(dfd);
           } finally {
@@ -113,11 +120,18 @@ export function nodeFsStorage(dir) {
       fs.rmSync(path.join(dir, checkName(name)), { force: true });
     },
     async list() {
-      return fs
-        .readdirSync(dir, { withFileTypes: true })
-        .filter((d) => d.isFile() && !d.name.startsWith("."))
-        .map((d) => d.name)
-        .sort();
+      const files = (at, prefix) => {
+        try {
+          return fs
+            .readdirSync(at, { withFileTypes: true })
+            .filter((d) => d.isFile() && !d.name.startsWith("."))
+            .map((d) => prefix + d.name);
+        } catch (e) {
+          if (e.code === "ENOENT") return [];
+          throw e;
+        }
+      };
+      return [...files(dir, ""), ...files(path.join(dir, "logs"), LOGS)].sort();
     },
     async lock() {
       if (held > 0) {

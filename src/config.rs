@@ -4,7 +4,8 @@
 //! memory_char_limit, user_char_limit, write_approval, recall: {enabled,
 //! memory_char_limit, user_char_limit, top_k, max_chars, hops}}, display:
 //! {memory_notifications}, auxiliary: {background_review: {provider, model,
-//! base_url, max_iterations, max_input_chars}}}`. Every key is optional;
+//! base_url, max_iterations, max_input_chars}}, curation: {auto,
+//! log_retention_days, max_input_chars}}`. Every key is optional;
 //! unknown keys are an error that names them.
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +23,45 @@ pub struct Config {
     pub display: DisplayConfig,
     /// The `auxiliary:` section.
     pub auxiliary: AuxiliaryConfig,
+    /// The `curation:` section.
+    pub curation: CurationConfig,
+}
+
+/// The `curation:` section: when the curation pipeline runs and what the
+/// activity log keeps.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct CurationConfig {
+    /// `on_stop` runs curation when the host calls `stop()`; `manual` (the
+    /// default) only when asked.
+    pub auto: CurationAuto,
+    /// Days the activity log keeps a day's file; older days are deleted
+    /// when curation runs.
+    pub log_retention_days: u32,
+    /// The most chars of log one extraction call sends; a longer log is
+    /// read in several calls.
+    pub max_input_chars: usize,
+}
+
+impl Default for CurationConfig {
+    fn default() -> Self {
+        CurationConfig {
+            auto: CurationAuto::Manual,
+            log_retention_days: 90,
+            max_input_chars: 24_000,
+        }
+    }
+}
+
+/// `curation.auto`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CurationAuto {
+    /// Curation runs when the host stops the agent (`stop()`).
+    OnStop,
+    /// Curation runs only when asked (`curate()`).
+    #[default]
+    Manual,
 }
 
 /// The `display:` section.
@@ -271,6 +311,15 @@ impl Config {
         if r.max_input_chars < 1_000 || r.max_input_chars > MAX_LIMIT {
             return bad(format!(
                 "auxiliary.background_review.max_input_chars must be from 1000 to {MAX_LIMIT}"
+            ));
+        }
+        let c = &self.curation;
+        if c.log_retention_days == 0 || c.log_retention_days > 36_500 {
+            return bad("curation.log_retention_days must be from 1 to 36500".into());
+        }
+        if c.max_input_chars < 1_000 || c.max_input_chars > MAX_LIMIT {
+            return bad(format!(
+                "curation.max_input_chars must be from 1000 to {MAX_LIMIT}"
             ));
         }
         if r.model.trim().is_empty() {

@@ -31,6 +31,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod activity;
 pub mod api;
 pub mod approval;
 pub mod config;

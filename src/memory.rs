@@ -28,6 +28,7 @@ use crate::text::Analyzer;
 use crate::tool::{self, Effect, Rejected, ToolCall, ToolRequest, ToolResult, MAX_FAILED_WRITES};
 
 mod entries;
+mod log;
 mod staging;
 
 pub use entries::{Marked, RecallHit, Recalled};
@@ -423,7 +424,14 @@ impl<S: Storage> Memory<S> {
         let mut work = self.stores.clone();
         let applied = tool::apply(&mut work, call, &self.config)?;
         let stamps = Stamp::of(call, origin, self.agent.as_deref());
-        self.commit(work, &applied.changed, false, Vec::new(), &stamps)
+        let records = self.effect_records(&applied.effects, self.agent.as_deref(), origin);
+        let extra = self.log_change(&records).await?.into_iter().collect();
+        let how = if origin == Origin::Curation {
+            How::Curation
+        } else {
+            How::Write
+        };
+        self.commit(work, &applied.changed, how, extra, &stamps)
             .await?;
         Ok(applied)
     }
@@ -435,10 +443,11 @@ impl<S: Storage> Memory<S> {
         &mut self,
         mut work: [Store; 2],
         changed: &[Target],
-        backup_all: bool,
+        how: How,
         extra: Vec<Change>,
         stamps: &[Stamp],
     ) -> Result<()> {
+        let backup_all = matches!(how, How::Import | How::Consolidation);
         if changed.is_empty() {
             return if extra.is_empty() {
                 Ok(())
@@ -504,12 +513,16 @@ impl<S: Storage> Memory<S> {
                         .get(g.old_index)
                         .cloned()
                         .unwrap_or_default(),
-                    cause: match (backup_all, g.replaced) {
-                        (true, _) => Cause::Import,
-                        (false, true) => Cause::Replace,
-                        (false, false) => Cause::Remove,
+                    cause: match (how, g.replaced) {
+                        (How::Import, _) => Cause::Import,
+                        (How::Consolidation, _) => Cause::Merge,
+                        (How::Curation, true) => Cause::Supersede,
+                        (How::Curation, false) => Cause::Prune,
+                        (How::Write, true) => Cause::Replace,
+                        (How::Write, false) => Cause::Remove,
                     },
                     confirmed: record.is_some_and(|r| r.confirmed),
+                    agent: self.agent.clone(),
                 });
             }
         }
@@ -1030,11 +1043,23 @@ impl<S: Storage> Memory<S> {
             self.refresh_unlocked().await?;
             let mut work = self.stores.clone();
             let mut changed = Vec::new();
+            let mut records = Vec::new();
             for (target, store) in parsed {
+                records.push(self.screened_record(
+                    self.agent.as_deref(),
+                    &format!("{} import", target.name()),
+                    &format!(
+                        "{} replaced by an import of {} entries ({} chars)",
+                        target.file_name(),
+                        store.entries().len(),
+                        store.chars()
+                    ),
+                ));
                 work[target.index()] = store;
                 changed.push(target);
             }
-            self.commit(work, &changed, true, Vec::new(), &[]).await
+            let extra = self.log_change(&records).await?.into_iter().collect();
+            self.commit(work, &changed, How::Import, extra, &[]).await
         }
         .await;
         let unlocked = self.storage.unlock().await;
@@ -1083,6 +1108,12 @@ impl<S: Storage> Memory<S> {
             })
             .await?;
         self.end_turn();
+        let agent = self.agent.clone();
+        let records = [
+            self.screened_record(agent.as_deref(), "turn user", &turn.user),
+            self.screened_record(agent.as_deref(), "turn assistant", &turn.assistant),
+        ];
+        self.append_log(&records).await?;
         Ok(crate::api::RecordedTurn {
             session: turn.session.clone(),
             user,
@@ -1160,9 +1191,27 @@ impl<S: Storage> Memory<S> {
     }
 
     /// Deletes every session and message; how many sessions there were.
+    /// The recorded turns' texts in the activity log are blanked too
+    /// (their records stay).
     pub async fn purge_sessions(&self) -> Result<usize> {
-        self.with_sessions(true, |s| s.purge()).await
+        let n = self.with_sessions(true, |s| s.purge()).await?;
+        self.purge_log_turns().await?;
+        Ok(n)
     }
+}
+
+/// What kind of change a commit makes: it decides the backups and the
+/// cause the history gives superseded texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum How {
+    /// A write (tool call, API call, approval): replaced and removed texts.
+    Write,
+    /// An import replacing whole stores (every changed file backed up).
+    Import,
+    /// A curation write: superseded and pruned texts.
+    Curation,
+    /// Curation's consolidation of a store (backed up; merged duplicates).
+    Consolidation,
 }
 
 /// Metadata a write gives the entry it leaves: who and where it came from,

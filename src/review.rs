@@ -306,7 +306,7 @@ impl Reply {
 }
 
 /// The placeholder shown instead of a blocked message.
-fn placeholder(verdict: &crate::scan::Verdict) -> String {
+pub(crate) fn placeholder(verdict: &crate::scan::Verdict) -> String {
     let ids = verdict.ids().join(", ");
     let what = if ids.is_empty() {
         "too long to scan"

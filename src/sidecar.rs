@@ -270,6 +270,12 @@ pub enum Cause {
     Import,
     /// A staged write the user rejected (its id is the staged write's).
     Rejected,
+    /// Curation found a newer fact that supersedes it.
+    Supersede,
+    /// Curation pruned it (old, unimportant, unused).
+    Prune,
+    /// Curation's consolidation merged it with an identical entry.
+    Merge,
 }
 
 /// One superseded entry text.
@@ -292,6 +298,9 @@ pub struct HistoryItem {
     /// Whether the user had confirmed it.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub confirmed: bool,
+    /// The agent whose change superseded it, when one was named.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
 }
 
 /// Every superseded entry text, oldest first. Nothing in it is ever

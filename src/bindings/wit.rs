@@ -737,8 +737,12 @@ fn history_out(h: crate::sidecar::HistoryItem) -> HistoryItem {
             Cause::Remove => HistoryCause::Remove,
             Cause::Import => HistoryCause::Import,
             Cause::Rejected => HistoryCause::Rejected,
+            Cause::Supersede => HistoryCause::Supersede,
+            Cause::Prune => HistoryCause::Prune,
+            Cause::Merge => HistoryCause::Merge,
         },
         confirmed: h.confirmed,
+        agent: h.agent,
     }
 }
 

@@ -230,6 +230,7 @@ impl<S: Storage> Memory<S> {
                 let mut effects: Vec<Effect> = Vec::new();
                 let mut confirm = Vec::new();
                 let mut stamps = Vec::new();
+                let mut records = Vec::new();
                 for (id, call, blocked) in calls {
                     // Gone meanwhile (approved or rejected elsewhere).
                     let Ok(at) = queue.position(&id) else {
@@ -242,6 +243,11 @@ impl<S: Storage> Memory<S> {
                     match outcome {
                         Ok(applied) => {
                             let item = queue.items.remove(at);
+                            records.extend(m.effect_records(
+                                &applied.effects,
+                                item.agent.as_deref(),
+                                item.origin,
+                            ));
                             stamps.extend(super::Stamp::of(
                                 &call,
                                 item.origin,
@@ -274,11 +280,21 @@ impl<S: Storage> Memory<S> {
                 report.pending = queue.items.len();
                 report.notification = crate::notify::saved(mode, &effects);
                 let bytes = queue.to_bytes();
-                let extra = vec![Change::Write {
+                let mut extra = vec![Change::Write {
                     name: approval::BLOB.to_string(),
                     data: bytes.clone(),
                 }];
-                m.commit(work, &changed, false, extra, &stamps).await?;
+                extra.extend(m.log_change(&records).await?);
+                let how = if !stamps.is_empty()
+                    && stamps
+                        .iter()
+                        .all(|s: &super::Stamp| s.origin == Origin::Curation)
+                {
+                    super::How::Curation
+                } else {
+                    super::How::Write
+                };
+                m.commit(work, &changed, how, extra, &stamps).await?;
                 m.queue = Ok(queue);
                 m.queue_raw = Some(bytes);
                 Ok((report, confirm))
@@ -340,6 +356,7 @@ impl<S: Storage> Memory<S> {
                         text: text.to_string(),
                         cause: Cause::Rejected,
                         confirmed: false,
+                        agent: item.agent.clone(),
                     });
                 }
             }

@@ -17,6 +17,9 @@ use crate::error::{Error, ErrorKind, Result};
 /// [`STALE_AFTER`], is broken.
 pub const LOCK_FILE: &str = ".mnemo.lock";
 
+/// The one folder blob names may name (`logs/2026-12-01.md`).
+const LOGS: &str = crate::activity::DIR;
+
 /// A lock older than this is considered abandoned.
 pub const STALE_AFTER: Duration = Duration::from_secs(60);
 
@@ -46,14 +49,23 @@ impl DirStorage {
         &self.dir
     }
 
+    /// The path of blob `name`: a file of the directory, or of its one
+    /// folder, `logs/` (the activity log's days).
     fn path(&self, name: &str) -> Result<PathBuf> {
-        if name.is_empty() || name.starts_with('.') || name.contains(['/', '\\', '\0']) {
+        let (folder, file) = match name.strip_prefix(LOGS) {
+            Some(file) => (Some(LOGS), file),
+            None => (None, name),
+        };
+        if file.is_empty() || file.starts_with('.') || file.contains(['/', '\\', '\0']) {
             return Err(Error::new(
                 ErrorKind::Internal,
                 format!("invalid blob name {name:?}"),
             ));
         }
-        Ok(self.dir.join(name))
+        Ok(match folder {
+            Some(folder) => self.dir.join(folder.trim_end_matches('/')).join(file),
+            None => self.dir.join(file),
+        })
     }
 
     fn try_lock(&self) -> Result<bool> {
@@ -124,7 +136,13 @@ impl Storage for DirStorage {
 
     async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
         let path = self.path(name)?;
-        let tmp = self.dir.join(format!(".{name}.tmp.{}", std::process::id()));
+        let folder = path.parent().unwrap_or(&self.dir).to_path_buf();
+        if folder != self.dir {
+            fs::create_dir_all(&folder)
+                .map_err(|e| io_error("create the directory", &folder, e))?;
+        }
+        let file = path.file_name().and_then(|f| f.to_str()).unwrap_or(name);
+        let tmp = folder.join(format!(".{file}.tmp.{}", std::process::id()));
         let result = (|| -> std::io::Result<()> {
             let mut file = File::create(&tmp)?;
             file.write_all(data)?;
@@ -132,7 +150,7 @@ impl Storage for DirStorage {
             drop(file);
             fs::rename(&tmp, &path)?;
             // Make the rename itself durable.
-            if let Ok(dir) = File::open(&self.dir) {
+            if let Ok(dir) = File::open(&folder) {
                 let _ = dir.sync_all();
             }
             Ok(())
@@ -160,6 +178,16 @@ impl Storage for DirStorage {
             if let Some(name) = entry.file_name().to_str() {
                 if !name.starts_with('.') && entry.file_type().is_ok_and(|t| t.is_file()) {
                     names.push(name.to_string());
+                }
+            }
+        }
+        let logs = self.dir.join(LOGS.trim_end_matches('/'));
+        if let Ok(entries) = fs::read_dir(&logs) {
+            for entry in entries.flatten() {
+                if let Some(name) = entry.file_name().to_str() {
+                    if !name.starts_with('.') && entry.file_type().is_ok_and(|t| t.is_file()) {
+                        names.push(format!("{LOGS}{name}"));
+                    }
                 }
             }
         }
@@ -262,8 +290,35 @@ mod tests {
     fn blob_names_cannot_escape_the_directory() {
         let tmp = tempfile::tempdir().unwrap();
         let s = DirStorage::open(tmp.path()).unwrap();
-        for bad in ["../x", ".hidden", "a/b", ""] {
+        for bad in [
+            "../x",
+            ".hidden",
+            "a/b",
+            "",
+            "logs/",
+            "logs/../x",
+            "logs/a/b",
+            "logs/.x",
+        ] {
             assert!(pollster::block_on(s.read(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn day_logs_live_in_the_logs_folder() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path()).unwrap();
+        pollster::block_on(async {
+            s.write("logs/2026-12-01.md", b"# Activity").await.unwrap();
+            s.write("MEMORY.md", b"x").await.unwrap();
+            assert_eq!(s.list().await.unwrap(), ["MEMORY.md", "logs/2026-12-01.md"]);
+            assert_eq!(
+                s.read("logs/2026-12-01.md").await.unwrap().unwrap(),
+                b"# Activity"
+            );
+            s.delete("logs/2026-12-01.md").await.unwrap();
+        });
+        assert!(tmp.path().join("logs").is_dir());
+        assert_eq!(fs::read_dir(tmp.path().join("logs")).unwrap().count(), 0);
     }
 }

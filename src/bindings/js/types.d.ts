@@ -723,9 +723,14 @@ export interface HistoryItem {
   target: Target;
   entry_id: string;
   text: string;
-  cause: "replace" | "remove" | "import" | "rejected";
+  /** What superseded it: a replace or remove, an import, a rejected staged
+   * write, or curation (`supersede` by a newer fact, `prune` of a stale
+   * entry, `merge` of an identical one). */
+  cause: "replace" | "remove" | "import" | "rejected" | "supersede" | "prune" | "merge";
   /** The user had confirmed it (`remember()`). */
   confirmed?: boolean;
+  /** The agent whose write superseded it, when one was named. */
+  agent?: string;
 }
 
 /** A completed turn for `recordTurn`. */
