@@ -234,7 +234,7 @@ mod tests {
 
     #[test]
     fn records_round_trip_with_many_lines_and_agents() {
-        let records = vec![
+        let records = [
             Record::new(
                 NOW,
                 Some("research-bot"),

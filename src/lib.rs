@@ -35,6 +35,7 @@ pub mod activity;
 pub mod api;
 pub mod approval;
 pub mod config;
+pub mod curate;
 #[cfg(feature = "sqlite")]
 pub mod db;
 pub mod error;

@@ -27,6 +27,7 @@ use crate::store::{usage_long, FileState, Store, Target, VerdictCache};
 use crate::text::Analyzer;
 use crate::tool::{self, Effect, Rejected, ToolCall, ToolRequest, ToolResult, MAX_FAILED_WRITES};
 
+mod curation;
 mod entries;
 mod log;
 mod staging;

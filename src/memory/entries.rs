@@ -228,7 +228,7 @@ impl<S: Storage> Memory<S> {
     /// Makes sure every clean entry has a vector: from memory, the
     /// database, or the embedder (new or changed texts only), and drops
     /// the vectors of entries that are gone.
-    async fn ensure_vectors(&mut self) -> std::result::Result<(), String> {
+    pub(crate) async fn ensure_vectors(&mut self) -> std::result::Result<(), String> {
         let Some(HostEmbedder(embedder)) = &self.embedder else {
             return Err("no embedder".into());
         };
@@ -318,7 +318,10 @@ impl<S: Storage> Memory<S> {
 
     /// The query's vector and the entries' (see [`Memory::ensure_vectors`]),
     /// or why the hybrid cannot run.
-    async fn query_vector(&mut self, query: &str) -> Option<std::result::Result<Vec<f32>, String>> {
+    pub(crate) async fn query_vector(
+        &mut self,
+        query: &str,
+    ) -> Option<std::result::Result<Vec<f32>, String>> {
         self.embedder.as_ref()?;
         Some(
             async {

@@ -125,6 +125,7 @@ impl<S: Storage> Memory<S> {
 
     /// Blanks the text of every recorded turn in the logs (the records
     /// stay). Part of `purge_sessions`; how many days changed.
+    #[cfg(feature = "sqlite")]
     pub(crate) async fn purge_log_turns(&self) -> Result<usize> {
         self.storage.lock().await?;
         let done = async {

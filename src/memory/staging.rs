@@ -67,7 +67,10 @@ impl<S: Storage> Memory<S> {
     }
 
     /// Runs `f` under the storage's lock on fresh state.
-    async fn locked<R>(&mut self, f: impl AsyncFnOnce(&mut Self) -> Result<R>) -> Result<R> {
+    pub(crate) async fn locked<R>(
+        &mut self,
+        f: impl AsyncFnOnce(&mut Self) -> Result<R>,
+    ) -> Result<R> {
         self.storage.lock().await?;
         let result = async {
             self.refresh_unlocked().await?;

@@ -30,7 +30,11 @@ use crate::db;
 use crate::error::Result;
 
 /// The blobs kept in the database rather than as files.
-pub const STATE_BLOBS: [&str; 2] = [crate::sidecar::BLOB, crate::sidecar::HISTORY_BLOB];
+pub const STATE_BLOBS: [&str; 3] = [
+    crate::sidecar::BLOB,
+    crate::sidecar::HISTORY_BLOB,
+    crate::curate::POSITION_BLOB,
+];
 
 /// The database's file name in a memories directory.
 pub const STATE_DB: &str = "state.db";

@@ -9,6 +9,8 @@ mod approval;
 pub use approval::*;
 mod importance;
 pub use importance::*;
+mod curation;
+pub use curation::*;
 #[cfg(feature = "sqlite")]
 mod sessions;
 #[cfg(feature = "sqlite")]
@@ -84,6 +86,16 @@ macro_rules! behaviour_suite {
             injection_falls_back_to_the_most_important
             hybrid_recall_with_the_hosts_embedder
             history_items_are_restorable_and_purgeable
+            every_write_turn_and_note_is_logged_with_its_agent
+            curation_extracts_dedupes_supersedes_and_reports
+            curation_keeps_both_and_loses_nothing_when_the_model_fails
+            curation_without_a_model_runs_the_deterministic_steps
+            curation_writes_are_checked_and_staged_like_any_other
+            pruning_follows_the_rules_and_pruned_texts_are_restorable
+            consolidation_groups_by_category_and_round_trips
+            a_crash_mid_curation_rereads_and_never_skips
+            stop_curates_only_when_configured
+            log_retention_deletes_old_days
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]
@@ -98,6 +110,7 @@ macro_rules! behaviour_suite {
             verdicts_are_stored_at_append_and_recomputed_when_the_rules_change
             recorded_messages_are_capped_at_what_the_scanner_reads
             vectors_are_kept_in_the_database_and_dropped_with_entries
+            turns_are_logged_and_purge_sessions_blanks_them
         );
     };
     ($($name:ident)*) => {$(

@@ -400,3 +400,37 @@ pub async fn recorded_messages_are_capped_at_what_the_scanner_reads() {
     assert_eq!(e.kind(), ErrorKind::TooLong);
     assert!(m.sessions(&Default::default()).await.unwrap().is_empty());
 }
+
+pub async fn turns_are_logged_and_purge_sessions_blanks_them() {
+    let storage = SqliteStorage::in_memory().unwrap();
+    let mut m = Memory::open(storage, Config::default()).await.unwrap();
+    m.set_agent(Some("helper")).unwrap();
+    let turn = mnemo::api::Turn::from_json(&serde_json::json!({
+        "session": "s1",
+        "user": "My cat is called Tofu",
+        "assistant": "Nice name!"
+    }))
+    .unwrap();
+    m.record_turn(&turn).await.unwrap();
+    let log = m.read_log(None).await.unwrap();
+    let turns: Vec<_> = log.iter().filter(|r| r.is_turn()).collect();
+    assert_eq!(turns.len(), 2);
+    assert_eq!(
+        (
+            turns[0].what.as_str(),
+            turns[0].text.as_str(),
+            turns[0].agent.as_deref()
+        ),
+        ("turn user", "My cat is called Tofu", Some("helper"))
+    );
+    m.purge_sessions().await.unwrap();
+    let log = m.read_log(None).await.unwrap();
+    assert_eq!(
+        log.iter().filter(|r| r.is_turn()).count(),
+        2,
+        "records stay"
+    );
+    assert!(log
+        .iter()
+        .all(|r| !r.text.contains("Tofu") && !r.text.contains("Nice name")));
+}
