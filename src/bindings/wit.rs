@@ -29,11 +29,12 @@ wit_bindgen::generate!({
 use exports::mnemo::memory::api::{Guest, GuestMemory, Memory as MemoryHandle};
 use mnemo::memory::host_storage;
 use mnemo::memory::types::{
-    Action, ApprovalStatus, ApproveReport, Category, Error, ErrorCode, HistoryCause, HistoryItem,
-    Journey, JourneyNode, MarkdownFiles, Marked, NotApplied, Operation, Origin, RecallHit,
-    RecallOptions, RejectReport, RememberOptions as WitRememberOptions, ScanFinding, ScanVerdict,
-    ScoreParts, SearchHit, Sector, SectorEntry, SectorsReport, SectorsSummary, StagedOp,
-    StagedState, StagedWrite, Status, StoreStatus, Target, TitleCollision, ToolCall, ToolResult,
+    Action, ActivityRecord, ApprovalStatus, ApproveReport, Category, Error, ErrorCode,
+    HistoryCause, HistoryItem, Journey, JourneyNode, MarkdownFiles, Marked, NotApplied, Operation,
+    Origin, RecallHit, RecallOptions, RejectReport, RememberOptions as WitRememberOptions,
+    ScanFinding, ScanVerdict, ScoreParts, SearchHit, Sector, SectorEntry, SectorsReport,
+    SectorsSummary, StagedOp, StagedState, StagedWrite, Status, StoreStatus, Target,
+    TitleCollision, ToolCall, ToolResult,
 };
 
 /// The host's storage, through the `host-storage` import.
@@ -548,6 +549,41 @@ impl GuestMemory for WitMemory {
         let status = run(self.inner.borrow_mut().set_approval(on)).map_err(error)?;
         Ok(approval_out(status))
     }
+
+    fn log(&self, note: String, agent: Option<String>) -> Result<ActivityRecord, Error> {
+        let record = run(self.inner.borrow_mut().log(&note, agent.as_deref())).map_err(error)?;
+        Ok(record_out(record))
+    }
+
+    fn read_log(&self, date: Option<String>) -> Result<Vec<ActivityRecord>, Error> {
+        let records = run(self.inner.borrow().read_log(date.as_deref())).map_err(error)?;
+        Ok(records.into_iter().map(record_out).collect())
+    }
+
+    fn log_days(&self) -> Result<Vec<String>, Error> {
+        run(self.inner.borrow().log_days()).map_err(error)
+    }
+
+    fn curate(&self, dry_run: bool) -> Result<String, Error> {
+        let report =
+            run(self.inner.borrow_mut().curate(None, dry_run, &|| false)).map_err(error)?;
+        Ok(serde_json::to_string(&report).unwrap_or_default())
+    }
+
+    fn stop(&self) -> Result<Option<String>, Error> {
+        let report = run(self.inner.borrow_mut().stop(None)).map_err(error)?;
+        Ok(report.map(|r| serde_json::to_string(&r).unwrap_or_default()))
+    }
+}
+
+fn record_out(r: crate::activity::Record) -> ActivityRecord {
+    ActivityRecord {
+        date: r.date,
+        time: r.time,
+        agent: r.agent,
+        what: r.what,
+        text: r.text,
+    }
 }
 
 fn category_in(c: Category) -> Option<crate::meta::Category> {
@@ -654,6 +690,25 @@ impl exports::mnemo::memory::review::Guest for Component {
         let cancelled = || mnemo::memory::host_llm::cancelled();
         let report = run(inner.review(&options, &HostLlm, &cancelled)).map_err(error)?;
         Ok(serde_json::to_string(&report).unwrap_or_default())
+    }
+
+    fn curate(
+        memory: exports::mnemo::memory::api::MemoryBorrow<'_>,
+        dry_run: bool,
+    ) -> Result<String, Error> {
+        let memory = memory.get::<WitMemory>();
+        let mut inner = memory.inner.borrow_mut();
+        let cancelled = || mnemo::memory::host_llm::cancelled();
+        let report = run(inner.curate(Some(&HostLlm), dry_run, &cancelled)).map_err(error)?;
+        Ok(serde_json::to_string(&report).unwrap_or_default())
+    }
+
+    fn stop(
+        memory: exports::mnemo::memory::api::MemoryBorrow<'_>,
+    ) -> Result<Option<String>, Error> {
+        let memory = memory.get::<WitMemory>();
+        let report = run(memory.inner.borrow_mut().stop(Some(&HostLlm))).map_err(error)?;
+        Ok(report.map(|r| serde_json::to_string(&r).unwrap_or_default()))
     }
 }
 

@@ -259,3 +259,35 @@ test("hybrid recall with the host's embedder in the second world", async () => {
   const plain = await openReview(new Map(), undefined, []);
   assert.equal(plain.memory.status().recall, "keyword");
 });
+
+test("the activity log and curation through the component", async () => {
+  const blobs = new Map();
+  const extraction = {
+    content: JSON.stringify({
+      facts: [{ content: "Alice owns the billing service", category: "contact", importance: 0.7, target: "memory", line: 1 }],
+    }),
+    usage: { input_tokens: 200, output_tokens: 20, cost_usd: 0.0002 },
+  };
+  const { review, memory, requests } = await openReview(blobs, undefined, [extraction]);
+  memory.setAgent("ops-bot");
+  const note = memory.log("Alice takes over billing", undefined);
+  assert.equal(note.agent, "ops-bot");
+  assert.equal(note.what, "note");
+  const day = memory.logDays();
+  assert.equal(day.length, 1);
+  assert.deepEqual(memory.readLog(day[0]).map((r) => r.text), ["Alice takes over billing"]);
+  assert.throws(() => memory.readLog("yesterday"), (e) => e.payload.code === "invalid-input");
+  const report = JSON.parse(review.curate(memory, false));
+  assert.equal(report.facts_extracted, 1);
+  assert.equal(report.facts_added, 1);
+  assert.equal(report.cost_usd, 0.0002);
+  assert.match(requests[0].messages[1].content, /L1 \[.* · ops-bot · note\] Alice takes over billing/);
+  assert.equal(text(blobs.get("MEMORY.md")), "Alice owns the billing service");
+  assert.ok(memory.readLog(undefined).some((r) => r.what === "memory add (curation)" && r.agent === "ops-bot"));
+  // Without a model: the deterministic steps, and it says so.
+  const plain = await open(new Map());
+  const r = JSON.parse(plain.memory.curate(true));
+  assert.equal(r.extraction.status, "skipped");
+  assert.equal(r.dry_run, true);
+  assert.equal(plain.memory.stop(), undefined);
+});
