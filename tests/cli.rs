@@ -47,6 +47,11 @@ impl Home {
             cmd.env_remove(var);
         }
         cmd.env_remove("MNEMO_AGENT");
+        // Run where no project is found, in the default workspace, whatever
+        // the shell running the tests has.
+        cmd.env_remove("MNEMO_SCOPE")
+            .env_remove("MNEMO_WORKSPACE")
+            .current_dir(self.path());
         cmd
     }
 
@@ -627,9 +632,9 @@ fn history_keeps_what_writes_superseded_and_remember_marks_facts() {
     home.ok(&["remove", "Fridays"]);
     let out = home.ok(&["history"]);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].ends_with("remove  memory e2"), "{out}");
+    assert!(lines[0].ends_with("remove    memory e2"), "{out}");
     assert_eq!(lines[1], "    Deploys on Fridays");
-    assert!(lines[2].ends_with("replace user e1 ✔"), "{out}");
+    assert!(lines[2].ends_with("replace   user e1 ✔"), "{out}");
     assert_eq!(lines[3], "    Timezone: UTC+1");
     let items = json(&home.ok(&["history", "--json", "-n", "1"]));
     assert_eq!(items.as_array().unwrap().len(), 1);

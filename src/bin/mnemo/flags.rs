@@ -22,14 +22,37 @@ Entries are separated by a line holding only `§`. Each store has a storage
 limit (writes beyond it are refused) and a verbatim budget (while a store fits
 it, the whole store is in the system prompt).
 
-Where things live:
-  $MNEMO_HOME              default ~/.mnemo
-  $MNEMO_HOME/memories     the memories directory (or --dir DIR)
+Where things live (`mnemo status` shows which is in force):
+  $MNEMO_HOME              default ~/.mnemo: the global scope's root
+  $MNEMO_HOME/memories     the global memories directory
   $MNEMO_HOME/config.yaml  the config (or --config FILE); its `memory:` section,
                            `display.memory_notifications`,
                            `auxiliary.background_review` and `embeddings:` are
                            read, everything else is left to the tools it
                            belongs to
+  <project>/.mnemo/        a project's scope root (`mnemo init` makes one)
+  <project>/.mnemo/memories     the project's memories directory
+  <project>/.mnemo/config.yaml  the project's config, used when it exists
+  <root>/workspaces/NAME/memories  workspace NAME of a scope (--workspace)
+
+Scopes: without --dir, mnemo looks for a `.mnemo/` directory in the working
+directory and above it, as git looks for `.git` (the nearest wins; the global
+home itself never counts). Found, the project scope is in force: writes go to
+the project, and search and recall read the project and then the global
+memories of the same workspace, each hit labelled with its scope. Not found,
+the global scope is. --scope global|project forces one (project reads only
+the project); --workspace NAME uses the scope's workspace NAME instead of its
+default memories (1 to 64 of A-Z a-z 0-9 . _ -, not starting with `.`);
+--dir DIR names a memories directory outright (scope `dir`).
+
+Environment:
+  MNEMO_HOME       the global scope's root [default: ~/.mnemo]
+  MNEMO_SCOPE      default for --scope (global or project)
+  MNEMO_WORKSPACE  default for --workspace
+  MNEMO_AGENT      default for --agent: whose writes and notes these are
+
+Every write, recorded turn and `mnemo note` is appended to the day's activity
+log, logs/YYYY-MM-DD.md in the memories directory (`mnemo log`).
 
 With `memory.write_approval: true` (or `mnemo approval on`) every write is
 staged for your approval instead of applied: in a terminal mnemo asks at once,
@@ -49,24 +72,42 @@ Examples:
   mnemo recall 'rate limiting' --explain
   mnemo pending                  # writes waiting for your approval
   mnemo review chat.jsonl --provider ollama --model qwen3:8b
+  mnemo init                     # this directory becomes a project
+  mnemo --workspace research add 'Paper deadline: 2027-03-01'
+  mnemo log --json               # today's activity, who wrote what
   mnemo --dir ./memories export --out backup/";
 
 #[derive(Debug, Parser)]
 #[command(name = "mnemo", version, about = ABOUT, long_about = LONG_ABOUT, after_help = AFTER_HELP)]
 pub struct Cli {
-    /// Memories directory holding MEMORY.md and USER.md (created if missing)
-    /// [default: $MNEMO_HOME/memories]
+    /// Memories directory holding MEMORY.md and USER.md (created if missing);
+    /// overrides --scope and --workspace [default: the scope's]
     #[arg(long, global = true, value_name = "DIR")]
     pub dir: Option<PathBuf>,
 
     /// Config file (YAML with a `memory:` section); it must exist
-    /// [default: $MNEMO_HOME/config.yaml, defaults when missing]
+    /// [default: the project's .mnemo/config.yaml when it exists, else
+    /// $MNEMO_HOME/config.yaml, defaults when missing]
     #[arg(long, global = true, value_name = "FILE")]
     pub config: Option<PathBuf>,
 
-    /// The agent these writes are from (kept with staged writes and entries)
+    /// The agent these writes are from (kept with staged writes, entries,
+    /// the history and the activity log)
     #[arg(long, global = true, value_name = "NAME", env = "MNEMO_AGENT")]
     pub agent: Option<String>,
+
+    /// Whose memories: `global` ($MNEMO_HOME) or `project` (the nearest
+    /// .mnemo/ above the working directory) [default: project when one is
+    /// found, else global]
+    #[arg(long, global = true, value_enum, env = "MNEMO_SCOPE")]
+    pub scope: Option<ScopeArg>,
+
+    // The help text shows a path pattern; it is not HTML.
+    #[allow(rustdoc::invalid_html_tags)]
+    /// A named workspace of the scope: <scope root>/workspaces/NAME/memories
+    /// [default: the scope's own memories]
+    #[arg(long, global = true, value_name = "NAME", env = "MNEMO_WORKSPACE")]
+    pub workspace: Option<String>,
 
     #[command(subcommand)]
     pub command: Command,
@@ -82,7 +123,9 @@ the mode (`in prompt`: the whole store is in the system prompt; `searched`: it
 outgrew its verbatim budget), whether the store is enabled, and why its file
 refuses writes if it is damaged. Also whether writes await approval, and how
 recall ranks: `keyword`, or `hybrid` with the embedding model of the config's
-`embeddings:` section.")]
+`embeddings:` section. The first lines say which memories these are: the
+scope (global, project or dir), the workspace, the memories directory, and
+the global memories that search and recall read too inside a project.")]
     Status {
         /// Print the status as JSON instead of text
         #[arg(long)]
@@ -173,7 +216,12 @@ Rank the notes of both stores (or one, with --target) against QUERY with
 mnemo's note search: stemmed English and Russian words, identifiers kept whole
 (10.0.1.50, ~/code/api, snake_case), BM25 with a proximity bonus. QUERY is plain
 prose: quotes, `?` and operators are just text. Prints the best notes with their
-store, index and score.",
+store, index and score.
+
+Inside a project found by looking upwards, the global memories (same
+workspace) are searched too: the hits of both are merged by score (a project
+hit first on a tie), --limit counts them together, and each is labelled
+[project] or [global]. --scope project searches the project alone.",
         after_help = "\
 Examples:
   mnemo search 'which port does staging ssh use'
@@ -189,7 +237,7 @@ Examples:
         /// At most this many notes: 1 to 1000 [default: 10]
         #[arg(short = 'n', long)]
         limit: Option<u64>,
-        /// Print the results as JSON: [{target, index, text, score}]
+        /// Print the results as JSON: [{scope, target, index, text, score}]
         #[arg(long)]
         json: bool,
     },
@@ -274,10 +322,11 @@ Examples:
 
     /// Show the entries that writes replaced or removed
     #[command(long_about = "\
-Show every entry text that a replace, a remove, a journey edit or an import
-superseded, newest first, with when and why and its id (mnemo-history.json
-beside the stores; mnemo never drops an item by itself). Facts the user
-confirmed with `mnemo remember` are marked ✔.
+Show every entry text that a replace, a remove, a journey edit, an import, a
+rejected staged write or curation (supersede, prune, merge) superseded, newest
+first, with when and why, its id and the agent whose change it was
+(mnemo-history.json beside the stores; mnemo never drops an item by itself).
+Facts the user confirmed with `mnemo remember` are marked ✔.
 
   mnemo history restore ID        put the text back (checked like any write)
   mnemo history purge --id ID     remove one item for good
@@ -351,7 +400,13 @@ base_url, model, dimensions, api_key_env?, timeout?}) or --embed-url,
 given with --embed-url gets no key from the config). Entries are embedded once (their vectors
 are kept in state.db by model and text); each recall embeds its query. When
 the endpoint fails, the recall ranks by keywords and says why; without a
-model, recall never uses the network.",
+model, recall never uses the network.
+
+Inside a project found by looking upwards, the global memories (same
+workspace) are recalled too: the results of both are merged by adjusted score
+(a project result first on a tie), --limit counts them together, and each is
+labelled [project] or [global] (`scope` in JSON). --scope project recalls the
+project alone.",
         after_help = "\
 Examples:
   mnemo recall 'what did we decide about authentication' -n 5 --threshold 0.1
@@ -703,6 +758,82 @@ Examples:
   mnemo review chat.jsonl --llm http://127.0.0.1:8080/v1 --model local --json"
     )]
     Review(ReviewArgs),
+
+    /// Make a directory (default: this one) a project with its own memories
+    #[command(
+        long_about = "\
+Make PATH (default: the working directory) a project: create PATH/.mnemo/memories
+(with --workspace NAME, PATH/.mnemo/workspaces/NAME/memories). From then on,
+mnemo run in PATH or any directory below it uses the project scope: writes go
+to the project's memories, and search and recall read the global memories too.
+A PATH/.mnemo/config.yaml, when you write one, is used instead of the global
+config. Running it again changes nothing and says so.",
+        after_help = "\
+Examples:
+  mnemo init
+  mnemo init ~/code/api
+  mnemo init --workspace research --json"
+    )]
+    Init {
+        /// The project's directory; it must exist [default: the working
+        /// directory]
+        #[arg(value_name = "PATH")]
+        path: Option<PathBuf>,
+        /// Print {project, root, dir, workspace, created} as JSON
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Show a day's activity log: every write, turn and note, and whose
+    #[command(
+        long_about = "\
+Print the records of day DATE (YYYY-MM-DD, UTC; default today) of the activity
+log (logs/DATE.md in the memories directory): one line per write, recorded
+turn or note, as `HH:MM:SS  agent  what  text`, oldest first. The agent is the
+name given with --agent or MNEMO_AGENT, `-` when none was; `what` is `memory
+add`, `user replace`, `memory remove`, `turn user`, `note`, … (a write that did
+not come from the foreground says so: `memory add (review)`). --days lists the
+days that have a log instead.",
+        after_help = "\
+Examples:
+  mnemo log
+  mnemo log 2026-12-01 --json | jq '.[] | select(.agent == \"alice\")'
+  mnemo log --days"
+    )]
+    Log {
+        /// The day, YYYY-MM-DD (UTC) [default: today]
+        #[arg(value_name = "DATE")]
+        date: Option<String>,
+        /// List the days that have a log instead
+        #[arg(long, conflicts_with = "date")]
+        days: bool,
+        /// Print JSON: [{date, time, agent?, what, text}], or with --days
+        /// the days
+        #[arg(long)]
+        json: bool,
+    },
+
+    /// Append a note to today's activity log
+    #[command(
+        long_about = "\
+Append TEXT to today's activity log as a note of the agent named with --agent
+(or MNEMO_AGENT): a way for agents sharing a workspace to tell each other, and
+the curator, what they did. The note is not a memory: it is not in the system
+prompt and search does not find it. Text the security scanner blocks is
+logged as the scanner's placeholder.",
+        after_help = "\
+Examples:
+  mnemo --agent alice note 'Migrated the staging database; old dumps in /srv/old'
+  git log -1 --format=%s | mnemo note -"
+    )]
+    Note {
+        /// The note; `-` reads it from standard input
+        #[arg(value_name = "TEXT")]
+        text: String,
+        /// Print the record as written, as JSON
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -840,8 +971,9 @@ pub struct RecallArgs {
     /// Show every part of each score
     #[arg(long)]
     pub explain: bool,
-    /// Print {results: [{id, target, index, content, relevance, importance,
-    /// category, created, pinned, explain?}], mode, skipped?} as JSON
+    /// Print {results: [{scope, id, target, index, content, relevance,
+    /// importance, category, created, pinned, explain?}], mode, skipped?}
+    /// as JSON
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
@@ -899,6 +1031,15 @@ impl TargetArg {
             TargetArg::User => "user",
         }
     }
+}
+
+/// A scope `--scope` can force.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ScopeArg {
+    /// $MNEMO_HOME's memories
+    Global,
+    /// The memories of the nearest .mnemo/ above the working directory
+    Project,
 }
 
 /// `on` or `off`.

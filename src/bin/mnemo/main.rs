@@ -8,7 +8,8 @@
 //! files) belongs to the core.
 //!
 //! - [`flags`]: the commands, arguments and help texts
-//! - [`paths`]: `$MNEMO_HOME`, `--dir`, `--config`, opening the memory
+//! - [`paths`]: `$MNEMO_HOME`, scopes and workspaces, `--dir`, `--config`,
+//!   opening the memory
 //! - [`input`]: arguments from standard input, yes/no questions
 //! - [`render`]: everything drawn for a terminal
 //! - [`llm`]: the OpenAI-compatible HTTP client and the chat-completions
@@ -31,7 +32,8 @@ use clap::Parser;
 use mnemo::Result;
 
 use crate::commands::{
-    approval, entries, journey, review, scan, search, sectors, sessions, store, tool,
+    activity, approval, entries, journey, review, scan, scope, search, sectors, sessions, store,
+    tool,
 };
 use crate::flags::{Cli, Command};
 use crate::paths::Paths;
@@ -49,7 +51,7 @@ fn main() -> ExitCode {
 
 /// Dispatches a parsed command line to its command.
 fn run(cli: Cli) -> Result<ExitCode> {
-    let paths = Paths::new(cli.dir, cli.config, cli.agent);
+    let paths = Paths::new(cli.dir, cli.config, cli.agent, cli.scope, cli.workspace);
     match cli.command {
         Command::Status { json } => store::status(&paths, json),
         Command::Prompt => store::prompt(&paths),
@@ -131,5 +133,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Reject { which, json } => approval::reject(&paths, which, json),
         Command::Approval { state, json } => approval::approval(&paths, state, json),
         Command::Review(args) => review::review(&paths, args),
+        Command::Init { path, json } => scope::init(&paths, path, json),
+        Command::Log { date, days, json } => activity::log(&paths, date, days, json),
+        Command::Note { text, json } => activity::note(&paths, text, json),
     }
 }

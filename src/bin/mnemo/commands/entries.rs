@@ -3,6 +3,9 @@
 //! model), `inject` (the `## Relevant Memory` block), `update`,
 //! `mark-important`, `pin` and `forget`.
 //!
+//! Inside a project, `recall` also reads the global scope and merges the
+//! two by adjusted score.
+//!
 //! Selection by QUERY, the score, the fallback of injection and the
 //! answers for no match and many matches are the core's
 //! ([`mnemo::Memory::recall`] and its neighbours); this file passes the
@@ -14,16 +17,18 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use mnemo::api::RecallOptions;
+use mnemo::memory::Recalled;
 use mnemo::storage::run_ready;
 use mnemo::{Memory, Result};
 use serde_json::{json, Value};
 
 use crate::commands::approval::settle;
+use crate::commands::search::{interleave, label, to_json, warn_unread, with_scopes};
 use crate::commands::store::report_tool_result;
 use crate::embed;
 use crate::flags::{EmbedArgs, RecallArgs, TargetArg};
 use crate::input::arg_or_stdin;
-use crate::paths::{Dir, Paths};
+use crate::paths::{Dir, Paths, Scope};
 use crate::render::{self, out, pretty};
 
 /// Opens the memory with the embedding model of `flags` or the config
@@ -34,17 +39,35 @@ fn open_for_recall(paths: &Paths, flags: &EmbedArgs) -> Result<Memory<Dir>> {
     Ok(memory)
 }
 
-/// `mnemo recall`: the best entries for the query, with their metadata.
+/// `mnemo recall`: the best entries for the query, with their metadata,
+/// of every scope [`Paths::readers`] names (merged by adjusted score,
+/// [`interleave`]).
 pub fn recall(paths: &Paths, args: RecallArgs) -> Result<ExitCode> {
     let options = recall_options(&args)?;
-    let mut memory = open_for_recall(paths, &args.embed)?;
-    let recalled = run_ready(memory.recall(&args.query, &options))??;
-    save_accesses(&mut memory);
+    let mut parts: Vec<(Scope, Recalled)> = Vec::new();
+    for (i, (scope, reader)) in paths.readers()?.into_iter().enumerate() {
+        let recalled = open_for_recall(&reader, &args.embed).and_then(|mut memory| {
+            let recalled = run_ready(memory.recall(&args.query, &options))??;
+            save_accesses(&mut memory);
+            Ok(recalled)
+        });
+        match (i, recalled) {
+            (_, Ok(recalled)) => parts.push((scope, recalled)),
+            (0, Err(e)) => return Err(e),
+            (_, Err(e)) => warn_unread(scope, &e),
+        }
+    }
+    let labelled = parts.len() > 1;
+    let (recalled, scopes) = merge(parts, options.limit);
     if let Some(why) = &recalled.skipped {
         let _ = writeln!(io::stderr(), "note: {}", render::one_line(why, 600));
     }
     if args.json {
-        out(&pretty(&recalled)?)?;
+        let mut value = to_json(&recalled)?;
+        if let Some(results) = value.get_mut("results") {
+            *results = with_scopes(results.take(), &scopes);
+        }
+        out(&pretty(&value)?)?;
     } else if recalled.results.is_empty() {
         let _ = writeln!(
             io::stderr(),
@@ -57,9 +80,49 @@ pub fn recall(paths: &Paths, args: RecallArgs) -> Result<ExitCode> {
             }
         );
     } else {
-        out(&render::recall(&recalled, &args.query, args.explain))?;
+        let labels: Vec<String> = scopes.iter().map(|s| label(*s, labelled)).collect();
+        out(&render::recall(
+            &recalled,
+            &args.query,
+            args.explain,
+            &labels,
+        ))?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The recalls of several scopes as one: the results merged by adjusted
+/// score, at most `limit`, with the scope of each; the first scope's mode,
+/// and why any scope's hybrid could not run (a later scope's reason named
+/// after it).
+fn merge(parts: Vec<(Scope, Recalled)>, limit: usize) -> (Recalled, Vec<Scope>) {
+    let mode = parts.first().map_or("keyword", |(_, r)| r.mode);
+    let skipped: Vec<String> = parts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (scope, r))| {
+            let why = r.skipped.as_ref()?;
+            Some(match i {
+                0 => why.clone(),
+                _ => format!("{} memories: {why}", scope.name()),
+            })
+        })
+        .collect();
+    let lists = parts
+        .into_iter()
+        .map(|(scope, r)| (scope, r.results))
+        .collect();
+    let (scopes, results) = interleave(lists, |h| h.relevance, limit)
+        .into_iter()
+        .unzip();
+    (
+        Recalled {
+            results,
+            mode,
+            skipped: (!skipped.is_empty()).then(|| skipped.join("; ")),
+        },
+        scopes,
+    )
 }
 
 /// Writes the accesses a recall counted. The core batches them with the

@@ -3,11 +3,13 @@
 //! [`crate::render`] and returns the exit status; none of them parses
 //! arguments or decides a rule the core owns.
 
+pub mod activity;
 pub mod approval;
 pub mod entries;
 pub mod journey;
 pub mod review;
 pub mod scan;
+pub mod scope;
 pub mod search;
 pub mod sectors;
 pub mod sessions;

@@ -24,8 +24,16 @@ use crate::input::arg_or_stdin;
 use crate::paths::Paths;
 use crate::render::{self, entries, out, pretty};
 
-/// `mnemo status`: both stores' size, limits and mode.
+/// `mnemo status`: which memories these are (scope, workspace,
+/// directory), both stores' size, limits and mode.
 pub fn status(paths: &Paths, json: bool) -> Result<ExitCode> {
+    let location = paths.locate()?;
+    let also_read: Vec<PathBuf> = paths
+        .readers()?
+        .iter()
+        .skip(1)
+        .map(|(_, p)| p.locate().map(|l| l.dir))
+        .collect::<Result<_>>()?;
     let (mut memory, config_source, embeddings) = paths.open_with_embeddings()?;
     // Lending makes no call: the status only says which recall is in force.
     let recall = crate::embed::lend(
@@ -43,11 +51,39 @@ pub fn status(paths: &Paths, json: bool) -> Result<ExitCode> {
     }
     let status = memory.status();
     if json {
-        out(&pretty(&status)?)?;
+        let mut value = serde_json::to_value(&status)
+            .map_err(|e| Error::new(ErrorKind::Internal, format!("cannot encode JSON: {e}")))?;
+        if let Value::Object(map) = &mut value {
+            map.insert("scope".into(), json!(location.scope.name()));
+            map.insert("workspace".into(), json!(location.workspace));
+            map.insert("dir".into(), json!(location.dir));
+            map.insert("config".into(), json!(config_source));
+            map.insert("also_reads".into(), json!(also_read));
+        }
+        out(&pretty(&value)?)?;
     } else {
         let dir = memory.storage().files().dir();
         let approval = &status.approval;
         let mut text = format!(
+            "Scope: {}{} · workspace: {}\n",
+            location.scope.name(),
+            location
+                .root
+                .as_deref()
+                .map_or_else(String::new, |r| format!(" ({})", r.display())),
+            match (&location.workspace, location.scope) {
+                (_, crate::paths::Scope::Dir) => "- (--dir)",
+                (Some(name), _) => name.as_str(),
+                (None, _) => "default",
+            }
+        );
+        for dir in &also_read {
+            text.push_str(&format!(
+                "Search and recall also read: global ({})\n",
+                dir.display()
+            ));
+        }
+        text.push_str(&format!(
             "Memories directory: {}\nConfig: {config_source}\nWrite approval: {} ({}) · {}",
             dir.display(),
             if approval.enabled { "on" } else { "off" },
@@ -56,7 +92,7 @@ pub fn status(paths: &Paths, json: bool) -> Result<ExitCode> {
                 0 => "nothing pending".to_string(),
                 n => format!("{n} pending (`mnemo pending`)"),
             }
-        );
+        ));
         if approval.needs_review > 0 {
             text.push_str(&format!(", {} need review", approval.needs_review));
         }
@@ -160,7 +196,9 @@ pub fn remember(
     report_tool_result(&settle(&mut memory, result)?)
 }
 
-/// `mnemo history`: superseded entries, newest first.
+/// `mnemo history`: superseded entries, newest first, each with its
+/// cause (`replace`, `remove`, `import`, `rejected`, and curation's
+/// `supersede`, `prune`, `merge`) and the agent whose change it was.
 pub fn history(paths: &Paths, json: bool, limit: Option<usize>) -> Result<ExitCode> {
     let (memory, _) = paths.open()?;
     let mut items = run_ready(memory.history())??;
@@ -174,18 +212,18 @@ pub fn history(paths: &Paths, json: bool, limit: Option<usize>) -> Result<ExitCo
     } else {
         let mut text = String::new();
         for i in &items {
-            let cause = serde_json::to_value(i.cause)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_string))
-                .unwrap_or_default();
+            let cause = render::cause(i.cause);
             text.push_str(&format!(
-                "{}  {:<4} {:<7} {} {}{}\n",
+                "{}  {:<4} {:<9} {} {}{}{}\n",
                 render::when(i.time),
                 i.id,
                 cause,
                 i.target,
                 i.entry_id,
-                if i.confirmed { " ✔" } else { "" }
+                if i.confirmed { " ✔" } else { "" },
+                i.agent
+                    .as_deref()
+                    .map_or_else(String::new, |a| format!("  by {}", render::one_line(a, 64)))
             ));
             for line in i.text.lines() {
                 text.push_str(&format!("    {line}\n"));

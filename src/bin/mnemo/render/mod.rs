@@ -6,9 +6,11 @@
 //! into text. It never decides anything: what is shown was chosen by the
 //! core or by the command that calls it.
 
+mod activity;
 mod approval;
 mod recall;
 
+pub use activity::activity;
 pub use approval::{pending, review, staged_write, still_pending};
 pub use recall::recall;
 
@@ -133,6 +135,21 @@ pub fn entries(n: usize) -> String {
 pub fn when<T: TryInto<u64>>(ms: T) -> String {
     let (day, time) = day_and_time(ms.try_into().unwrap_or(0));
     format!("{day} {time}")
+}
+
+/// A history item's cause as `mnemo history` shows it (the JSON's name).
+/// A match rather than the serde name: a new cause must be named here.
+pub fn cause(cause: mnemo::sidecar::Cause) -> &'static str {
+    use mnemo::sidecar::Cause;
+    match cause {
+        Cause::Replace => "replace",
+        Cause::Remove => "remove",
+        Cause::Import => "import",
+        Cause::Rejected => "rejected",
+        Cause::Supersede => "supersede",
+        Cause::Prune => "prune",
+        Cause::Merge => "merge",
+    }
 }
 
 /// `YYYY-MM-DD` (UTC) of a time in ms since the Unix epoch.
@@ -477,6 +494,22 @@ mod tests {
         assert_eq!(age(2 * 86_400_000 + 5, 0), "2d ago");
         assert_eq!(clean("a\x1b[2Jb\nc"), "a\\u{1b}[2Jb\nc");
         assert_eq!(one_line("x\n  y", 10), "x y");
+    }
+
+    #[test]
+    fn causes_show_as_their_json_names() {
+        use mnemo::sidecar::Cause;
+        for c in [
+            Cause::Replace,
+            Cause::Remove,
+            Cause::Import,
+            Cause::Rejected,
+            Cause::Supersede,
+            Cause::Prune,
+            Cause::Merge,
+        ] {
+            assert_eq!(serde_json::to_value(c).unwrap(), cause(c), "{c:?}");
+        }
     }
 
     #[test]

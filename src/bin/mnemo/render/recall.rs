@@ -10,8 +10,10 @@ use mnemo::meta::Explain;
 use super::{clean, day};
 
 /// The results of a recall for `query`, best first, under a header that
-/// says how many and how they were ranked (`keyword` or `hybrid`).
-pub fn recall(recalled: &Recalled, query: &str, explain: bool) -> String {
+/// says how many and how they were ranked (`keyword` or `hybrid`); each
+/// result's line of facts starts with its label (`[global] `), if
+/// `labels` has one for it.
+pub fn recall(recalled: &Recalled, query: &str, explain: bool, labels: &[String]) -> String {
     let n = recalled.results.len();
     let mut text = format!(
         "{n} result{} for {:?} ({} recall)\n",
@@ -20,14 +22,15 @@ pub fn recall(recalled: &Recalled, query: &str, explain: bool) -> String {
         recalled.mode
     );
     for (rank, hit) in recalled.results.iter().enumerate() {
-        text.push_str(&result(rank + 1, hit, explain));
+        let label = labels.get(rank).map_or("", String::as_str);
+        text.push_str(&result(rank + 1, hit, label, explain));
     }
     text
 }
 
 /// One result: the entry's text after its number, a line of facts under
-/// it, and its score's parts when asked for.
-fn result(rank: usize, hit: &RecallHit, explain: bool) -> String {
+/// it (after `label`), and its score's parts when asked for.
+fn result(rank: usize, hit: &RecallHit, label: &str, explain: bool) -> String {
     let number = format!("{rank:>2}. ");
     let indent = " ".repeat(number.len());
     let mut text = String::new();
@@ -37,7 +40,7 @@ fn result(rank: usize, hit: &RecallHit, explain: bool) -> String {
         text.push('\n');
     }
     text.push_str(&format!(
-        "{indent}relevance {} · importance {} · {} · created {}{} · {} #{} · {}\n",
+        "{indent}{label}relevance {} · importance {} · {} · created {}{} · {} #{} · {}\n",
         hit.relevance,
         hit.importance,
         hit.category,
