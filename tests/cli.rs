@@ -2374,3 +2374,104 @@ fn the_embeddings_key_and_section_are_checked() {
     let err = home.fails(&["recall", "rate", "--embed-model", "m"]);
     assert!(err.contains("--embed-url"), "{err}");
 }
+
+/// A chat completion whose content is `value` as JSON text.
+fn says(value: Value) -> (u16, Value) {
+    (
+        200,
+        serde_json::json!({
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": value.to_string()}}],
+            "usage": {"prompt_tokens": 400, "completion_tokens": 40, "cost_usd": 0.0003}
+        }),
+    )
+}
+
+#[test]
+fn curate_distils_the_log_with_the_model_and_reports_the_metrics() {
+    let home = Home::new();
+    home.ok(&["add", "The staging database runs on port 5432"]);
+    home.ok(&[
+        "--agent",
+        "ops-bot",
+        "note",
+        "Moved the staging database to port 6543",
+    ]);
+    home.ok(&[
+        "--agent",
+        "ops-bot",
+        "note",
+        "Alice owns billing from today",
+    ]);
+    let model = FakeModel::start(vec![
+        says(serde_json::json!({"facts": [
+            {"content": "The staging database now runs on port 6543", "category": "knowledge", "importance": 0.6, "line": 1},
+            {"content": "Alice owns the billing service from today", "category": "contact", "importance": 0.7, "line": 2}
+        ]})),
+        says(serde_json::json!({"decision": "supersede"})),
+    ]);
+    let out = home.ok(&["curate", "--llm", &model.base, "--model", "small", "--json"]);
+    let r = json(&out);
+    assert_eq!(
+        (
+            r["facts_extracted"].as_u64(),
+            r["facts_added"].as_u64(),
+            r["memories_updated"].as_u64()
+        ),
+        (Some(2), Some(1), Some(1)),
+        "{r}"
+    );
+    assert_eq!(r["cost_usd"], 0.0006);
+    assert_eq!(r["existing_memories"], 2);
+    let seen = model.seen();
+    assert_eq!(seen[0].path, "/v1/chat/completions");
+    assert_eq!(seen[0].body["model"], "small");
+    let log = seen[0].body["messages"][1]["content"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        log.contains("· ops-bot · note] Moved the staging database"),
+        "{log}"
+    );
+    drop(seen);
+    let memory = fs::read_to_string(home.memories().join("MEMORY.md")).unwrap();
+    assert!(
+        memory.contains("port 6543") && !memory.contains("5432"),
+        "{memory}"
+    );
+    assert!(
+        memory.contains("Alice owns the billing service from 20"),
+        "{memory}"
+    );
+    let history = home.ok(&["history"]);
+    assert!(
+        history.contains("supersede") && history.contains("port 5432"),
+        "{history}"
+    );
+    // Nothing new: a second run asks no model (the server is gone).
+    let again = json(&home.ok(&["curate", "--llm", &model.base, "--model", "small", "--json"]));
+    assert_eq!(again["extraction"]["status"], "skipped");
+}
+
+#[test]
+fn curate_without_a_model_runs_the_deterministic_steps_and_a_failure_exits_1() {
+    let home = Home::new();
+    home.ok(&["note", "Decided to ship on Fridays"]);
+    let text = home.ok(&["curate"]);
+    assert!(text.contains("extraction: skipped"), "{text}");
+    assert!(text.contains("no llm"), "{text}");
+    let dry = json(&home.ok(&["curate", "--dry-run", "--json", "--no-llm"]));
+    assert_eq!(dry["dry_run"], true);
+    // A model that answers nonsense: exit 1, nothing written, the log is
+    // read again next time.
+    let model = FakeModel::start(vec![says(serde_json::json!({"fact": "nope"}))]);
+    let out = home.run(&["curate", "--llm", &model.base, "--model", "m"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("extraction failed"));
+    assert!(!home.memories().join("MEMORY.md").exists());
+    let model = FakeModel::start(vec![says(serde_json::json!({"facts": [
+        {"content": "Deploys ship on Fridays", "category": "decision", "line": 1}
+    ]}))]);
+    let r = json(&home.ok(&["curate", "--llm", &model.base, "--model", "m", "--json"]));
+    assert_eq!(r["facts_added"], 1, "{r}");
+}

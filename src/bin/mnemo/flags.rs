@@ -759,6 +759,35 @@ Examples:
     )]
     Review(ReviewArgs),
 
+    /// Distil the activity log into durable memory, consolidate and prune
+    #[command(
+        long_about = "\
+Curate the memory: read the activity log since the last curation (notes and
+recorded turns), ask the model to extract durable facts, and store each one as
+new, skip it as a duplicate (similarity 0.9 or more: the entry's access is
+counted), or, in the gray zone (0.7 to 0.9), ask the model whether it
+supersedes the similar entry (the old text goes to the history) or both are
+kept (also the answer on any model error). Then group each store by category
+(exact duplicates merged, one atomic write with a backup), prune stale entries
+(pinned never; older than 90 days with importance below 0.3; older than 60
+days, never accessed, importance below 0.5) into the history, and delete day
+logs older than curation.log_retention_days. Every write is checked like any
+other and staged when write approval is on. Similarity is cosine with the
+config's embeddings: model, else lexical (Dice over stemmed content words).
+
+The model is the review's: --llm/--provider/--model, else the config's
+auxiliary.background_review. With no model configured (or --no-llm), extraction
+is skipped, the log stays unread for the next curation, and the other steps
+run. Exits 1 when the model failed (nothing of the failed part was written; the
+log is read again next time).",
+        after_help = "\
+Examples:
+  mnemo curate --provider openrouter --model google/gemini-3-flash-preview
+  mnemo curate --dry-run --json
+  mnemo curate --no-llm"
+    )]
+    Curate(CurateArgs),
+
     /// Make a directory (default: this one) a project with its own memories
     #[command(
         long_about = "\
@@ -1082,10 +1111,24 @@ pub struct ReviewArgs {
     /// `-` reads standard input
     #[arg(value_name = "TRANSCRIPT")]
     pub transcript: String,
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// The model is the conversation's own: replay the whole transcript
+    /// instead of a digest
+    #[arg(long)]
+    pub same_model: bool,
+    /// Print the review's report as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Which model a command asks: an OpenAI-compatible endpoint.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
     /// Base URL of an OpenAI-compatible API (…/v1)
     #[arg(long, value_name = "URL")]
     pub llm: Option<String>,
-    /// The model to run the review on
+    /// The model to ask
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
     /// A known provider, naming its base URL and its key's variable
@@ -1094,15 +1137,27 @@ pub struct ReviewArgs {
     /// The environment variable holding the API key
     #[arg(long, value_name = "VAR")]
     pub api_key_env: Option<String>,
-    /// The model is the conversation's own: replay the whole transcript
-    /// instead of a digest
-    #[arg(long)]
-    pub same_model: bool,
     /// Seconds one model call may take, connecting included: 1 to 3600
     #[arg(long, value_name = "SECS", default_value_t = 120,
           value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub timeout: u64,
-    /// Print the review's report as JSON
+}
+
+/// The arguments of `mnemo curate`.
+#[derive(Debug, Args)]
+pub struct CurateArgs {
+    #[command(flatten)]
+    pub model: ModelArgs,
+    /// Curate without a model even when one is configured: duplicates,
+    /// consolidation, pruning; the log stays unread
+    #[arg(long, conflicts_with_all = ["llm", "provider", "model"])]
+    pub no_llm: bool,
+    #[command(flatten)]
+    pub embed: EmbedArgs,
+    /// Report what curation would do, and write nothing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the report as JSON
     #[arg(long)]
     pub json: bool,
 }

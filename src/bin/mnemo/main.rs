@@ -32,8 +32,8 @@ use clap::Parser;
 use mnemo::Result;
 
 use crate::commands::{
-    activity, approval, entries, journey, review, scan, scope, search, sectors, sessions, store,
-    tool,
+    activity, approval, curate, entries, journey, review, scan, scope, search, sectors, sessions,
+    store, tool,
 };
 use crate::flags::{Cli, Command};
 use crate::paths::Paths;
@@ -133,6 +133,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Reject { which, json } => approval::reject(&paths, which, json),
         Command::Approval { state, json } => approval::approval(&paths, state, json),
         Command::Review(args) => review::review(&paths, args),
+        Command::Curate(args) => curate::curate(&paths, args),
         Command::Init { path, json } => scope::init(&paths, path, json),
         Command::Log { date, days, json } => activity::log(&paths, date, days, json),
         Command::Note { text, json } => activity::note(&paths, text, json),

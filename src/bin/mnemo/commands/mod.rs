@@ -5,6 +5,7 @@
 
 pub mod activity;
 pub mod approval;
+pub mod curate;
 pub mod entries;
 pub mod journey;
 pub mod review;

@@ -16,7 +16,7 @@ use mnemo::storage::run_ready;
 use mnemo::{Error, ErrorKind, Result};
 use serde_json::Value;
 
-use crate::flags::ReviewArgs;
+use crate::flags::{ModelArgs, ReviewArgs};
 use crate::input::file_or_stdin;
 use crate::llm::{api_key, completions_url, insecure, ChatCompletions, Provider};
 use crate::paths::Paths;
@@ -27,26 +27,14 @@ pub fn review(paths: &Paths, args: ReviewArgs) -> Result<ExitCode> {
     let transcript = read_transcript(&args.transcript)?;
     let (mut memory, config_source) = paths.open()?;
     let config = memory.config().auxiliary.background_review.clone();
-    let endpoint = endpoint(&args, &config, &config_source)?;
-    let model = model(&args, &config, &config_source)?;
-    let key = api_key(
-        endpoint.key_var.as_deref(),
-        args.api_key_env.is_some().then_some("--api-key-env"),
-    )?;
-    if key.is_some() && insecure(&endpoint.url) {
-        let _ = writeln!(
-            io::stderr(),
-            "warning: sending the API key over plain HTTP to {}",
-            endpoint.url
-        );
-    }
-    let llm = ChatCompletions::new(endpoint.url.clone(), model.clone(), key, args.timeout);
+    let model = connect(&args.model, &config, &config_source, "the review", true)?
+        .ok_or_else(|| Error::new(ErrorKind::InvalidInput, "no model for the review"))?;
     let messages = transcript.len();
     let options = ReviewOptions {
         transcript,
         same_model: args.same_model,
     };
-    let report = run_ready(memory.review(&options, &llm, &|| false))??;
+    let report = run_ready(memory.review(&options, &model.llm, &|| false))??;
     if args.json {
         out(&pretty(&report)?)?;
     } else {
@@ -59,8 +47,8 @@ pub fn review(paths: &Paths, args: ReviewArgs) -> Result<ExitCode> {
             } else {
                 "whole"
             },
-            render::one_line(&model, 80),
-            endpoint.url
+            render::one_line(&model.name, 80),
+            model.url
         );
         out(&render::review(&report, &header, config.max_iterations))?;
     }
@@ -75,6 +63,56 @@ pub fn review(paths: &Paths, args: ReviewArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A model to ask: the client, its name and its URL.
+pub struct Model {
+    /// The client.
+    pub llm: ChatCompletions,
+    /// The model's name.
+    pub name: String,
+    /// The chat-completions URL.
+    pub url: String,
+}
+
+/// The model of `args` and the config's `auxiliary.background_review`
+/// (`what` names the job in errors). With `required` false, none when
+/// nothing names an endpoint at all.
+pub fn connect(
+    args: &ModelArgs,
+    config: &ReviewConfig,
+    source: &str,
+    what: &str,
+    required: bool,
+) -> Result<Option<Model>> {
+    let named = args.llm.is_some()
+        || args.provider.is_some()
+        || config.base_url.is_some()
+        || !matches!(
+            config.provider.as_deref().map(str::trim),
+            None | Some("") | Some("auto")
+        );
+    if !required && !named {
+        return Ok(None);
+    }
+    let endpoint = endpoint(args, config, source, what)?;
+    let name = model(args, config, source, what)?;
+    let key = api_key(
+        endpoint.key_var.as_deref(),
+        args.api_key_env.is_some().then_some("--api-key-env"),
+    )?;
+    if key.is_some() && insecure(&endpoint.url) {
+        let _ = writeln!(
+            io::stderr(),
+            "warning: sending the API key over plain HTTP to {}",
+            endpoint.url
+        );
+    }
+    Ok(Some(Model {
+        llm: ChatCompletions::new(endpoint.url.clone(), name.clone(), key, args.timeout),
+        name,
+        url: endpoint.url,
+    }))
+}
+
 /// Where the review's model is, and the variable its key is read from.
 struct Endpoint {
     url: String,
@@ -85,7 +123,7 @@ struct Endpoint {
 /// else its `provider`. The key's variable is `--api-key-env`, else the
 /// provider's that gave the URL (a bare `--llm` URL gets none, so no key
 /// is sent where the user did not say to send it).
-fn endpoint(args: &ReviewArgs, config: &ReviewConfig, source: &str) -> Result<Endpoint> {
+fn endpoint(args: &ModelArgs, config: &ReviewConfig, source: &str, what: &str) -> Result<Endpoint> {
     let configured = || -> Result<Option<Provider>> {
         match config.provider.as_deref().map(str::trim) {
             None | Some("") | Some("auto") => Ok(None),
@@ -114,7 +152,7 @@ fn endpoint(args: &ReviewArgs, config: &ReviewConfig, source: &str) -> Result<En
                 return Err(Error::new(
                     ErrorKind::InvalidInput,
                     format!(
-                        "no model endpoint for the review: pass --llm URL or --provider \
+                        "no model endpoint for {what}: pass --llm URL or --provider \
                          openai|openrouter|ollama, or set auxiliary.background_review.provider \
                          or base_url in {source}"
                     ),
@@ -133,7 +171,7 @@ fn endpoint(args: &ReviewArgs, config: &ReviewConfig, source: &str) -> Result<En
 }
 
 /// The model: `--model`, else the config's unless it is `auto`.
-fn model(args: &ReviewArgs, config: &ReviewConfig, source: &str) -> Result<String> {
+fn model(args: &ModelArgs, config: &ReviewConfig, source: &str, what: &str) -> Result<String> {
     if let Some(model) = args.model.as_deref().map(str::trim) {
         if model.is_empty() {
             return Err(Error::new(ErrorKind::Empty, "--model must not be empty"));
@@ -147,7 +185,7 @@ fn model(args: &ReviewArgs, config: &ReviewConfig, source: &str) -> Result<Strin
     Err(Error::new(
         ErrorKind::InvalidInput,
         format!(
-            "no model for the review: pass --model NAME, or set auxiliary.background_review.model \
+            "no model for {what}: pass --model NAME, or set auxiliary.background_review.model \
              in {source} (it is `auto`, the main chat model, which mnemo does not know)"
         ),
     ))
