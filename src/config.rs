@@ -32,8 +32,8 @@ pub struct Config {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct CurationConfig {
-    /// `on_stop` runs curation when the host calls `stop()`; `manual` (the
-    /// default) only when asked.
+    /// `on_stop` (the default, as in the spec) runs curation when the host
+    /// calls `stop()`; `manual` only when asked.
     pub auto: CurationAuto,
     /// Days the activity log keeps a day's file; older days are deleted
     /// when curation runs.
@@ -46,7 +46,7 @@ pub struct CurationConfig {
 impl Default for CurationConfig {
     fn default() -> Self {
         CurationConfig {
-            auto: CurationAuto::Manual,
+            auto: CurationAuto::OnStop,
             log_retention_days: 90,
             max_input_chars: 24_000,
         }
@@ -58,9 +58,9 @@ impl Default for CurationConfig {
 #[serde(rename_all = "snake_case")]
 pub enum CurationAuto {
     /// Curation runs when the host stops the agent (`stop()`).
+    #[default]
     OnStop,
     /// Curation runs only when asked (`curate()`).
-    #[default]
     Manual,
 }
 

@@ -44,6 +44,9 @@ pub struct Node {
     pub pinned: bool,
     /// Whether the security scanner blocks the entry (its title is hidden).
     pub blocked: bool,
+    /// The agent whose write made it, when one was named.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
 }
 
 /// The journey payload.
@@ -81,6 +84,7 @@ pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey
                 },
                 first_seen: record.map_or(0, |r| r.first_seen),
                 last_changed: record.map_or(0, |r| r.last_changed),
+                agent: record.and_then(|r| r.agent.clone()),
                 out: n.out.iter().map(|&m| id(m)).collect(),
                 r#in: n.inc.iter().map(|&m| id(m)).collect(),
                 dangling: if blocked {

@@ -2475,3 +2475,14 @@ fn curate_without_a_model_runs_the_deterministic_steps_and_a_failure_exits_1() {
     let r = json(&home.ok(&["curate", "--llm", &model.base, "--model", "m", "--json"]));
     assert_eq!(r["facts_added"], 1, "{r}");
 }
+
+#[test]
+fn the_curation_section_of_the_config_is_read_strictly() {
+    let home = Home::new();
+    home.config("curation:\n  log_retention_days: 0\n");
+    assert!(home.fails(&["status"]).contains("log_retention_days"));
+    home.config("curation:\n  auto: manual\n  log_retention_days: 30\n  max_input_chars: 5000\n");
+    home.ok(&["status"]);
+    home.config("curation:\n  atuo: manual\n");
+    assert!(home.fails(&["status"]).contains("atuo"));
+}

@@ -774,6 +774,7 @@ fn journey_out(j: crate::journey::Journey) -> Journey {
                 dangling: n.dangling,
                 pinned: n.pinned,
                 blocked: n.blocked,
+                agent: n.agent,
             })
             .collect(),
         links: count(j.links),

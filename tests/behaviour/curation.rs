@@ -95,6 +95,8 @@ pub async fn every_write_turn_and_note_is_logged_with_its_agent() {
     );
     let history = m.history().await.unwrap();
     assert_eq!(history[0].agent.as_deref(), Some("alice"));
+    // And in the journey.
+    assert_eq!(m.journey().nodes[0].agent.as_deref(), Some("alice"));
 }
 
 /// A memory with two entries and a log of two notes.
@@ -494,8 +496,10 @@ pub async fn a_crash_mid_curation_rereads_and_never_skips() {
 pub async fn stop_curates_only_when_configured() {
     let (s, _) = clocked();
     let mut m = seeded(&s).await;
-    assert!(m.stop(None).await.unwrap().is_none());
-    let mut m = open(&s, config(json!({"curation": {"auto": "on_stop"}}))).await;
+    let mut manual = open(&s, config(json!({"curation": {"auto": "manual"}}))).await;
+    assert!(manual.stop(None).await.unwrap().is_none());
+    // The default, as in the spec: curation when the agent stops.
+    m.refresh().await.unwrap();
     let llm = Scripted::new(vec![facts(json!([
         {"content": "Alice owns the billing service", "line": 2}
     ]))]);
@@ -513,4 +517,74 @@ pub async fn log_retention_deletes_old_days() {
     let r = curate(&mut m, None).await;
     assert_eq!(r.expired_logs, ["2026-12-01"]);
     assert_eq!(m.log_days().await.unwrap(), ["2027-01-01"]);
+}
+
+/// An embedder that knows synonyms: texts about the same concepts get the
+/// same direction, whatever their words.
+struct Synonyms {
+    fail: bool,
+}
+
+const CONCEPTS: [&[&str]; 4] = [
+    &["dark", "night", "black"],
+    &["mode", "theme", "themes", "scheme"],
+    &["prefers", "likes", "wants", "favours"],
+    &["billing", "invoices", "payments"],
+];
+
+impl mnemo::host::Embedder for Synonyms {
+    fn model(&self) -> &str {
+        "synonyms-v1"
+    }
+    fn dimensions(&self) -> usize {
+        CONCEPTS.len() + 1
+    }
+    fn embed<'a>(&'a self, texts: &'a [String]) -> mnemo::host::Answer<'a, Vec<Vec<f32>>> {
+        let fail = self.fail;
+        Box::pin(async move {
+            if fail {
+                return Err(mnemo::Error::new(mnemo::ErrorKind::Storage, "embedder down"));
+            }
+            Ok(texts
+                .iter()
+                .map(|t| {
+                    let mut v = vec![0f32; CONCEPTS.len() + 1];
+                    for w in t.to_lowercase().split(|c: char| !c.is_alphanumeric()) {
+                        match CONCEPTS.iter().position(|c| c.contains(&w)) {
+                            Some(i) => v[i] += 1.0,
+                            None if !w.is_empty() => v[CONCEPTS.len()] += 0.05,
+                            None => {}
+                        }
+                    }
+                    v
+                })
+                .collect())
+        })
+    }
+}
+
+pub async fn with_an_embedder_paraphrases_are_duplicates() {
+    for fail in [false, true] {
+        let (s, _) = clocked();
+        let mut m = open(&s, Config::default()).await;
+        assert_ok(&m.tool(&add("user", "Prefers dark mode")).await);
+        m.set_embedder(Some(Box::new(Synonyms { fail }))).unwrap();
+        m.log("The user said they like night themes", None).await.unwrap();
+        let llm = Scripted::new(vec![facts(json!([
+            {"content": "Likes night themes", "target": "user", "category": "preference", "line": 1}
+        ]))]);
+        let r = curate(&mut m, Some(&llm)).await;
+        let outcome = serde_json::to_value(&r.facts[0]).unwrap();
+        if fail {
+            // The embedder failed: lexical similarity, and the report says why.
+            assert_eq!(r.similarity, mnemo::curate::Similarity::Lexical);
+            assert!(r.embedder_error.as_deref().unwrap().contains("embedder down"));
+            assert_eq!(outcome["outcome"], "added");
+            assert_eq!(entries(&m, Target::User).len(), 2);
+        } else {
+            assert_eq!(r.similarity, mnemo::curate::Similarity::Cosine);
+            assert_eq!(outcome["outcome"], "duplicate", "{outcome}");
+            assert_eq!(entries(&m, Target::User), ["Prefers dark mode"]);
+        }
+    }
 }

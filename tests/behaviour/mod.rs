@@ -96,6 +96,7 @@ macro_rules! behaviour_suite {
             a_crash_mid_curation_rereads_and_never_skips
             stop_curates_only_when_configured
             log_retention_deletes_old_days
+            with_an_embedder_paraphrases_are_duplicates
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]

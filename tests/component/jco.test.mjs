@@ -289,5 +289,6 @@ test("the activity log and curation through the component", async () => {
   const r = JSON.parse(plain.memory.curate(true));
   assert.equal(r.extraction.status, "skipped");
   assert.equal(r.dry_run, true);
-  assert.equal(plain.memory.stop(), undefined);
+  // curation.auto defaults to on_stop: stop() curates (without a model here).
+  assert.equal(JSON.parse(plain.memory.stop()).extraction.status, "skipped");
 });

@@ -14,8 +14,8 @@
 //!
 //! The config is `--config`, else the project's `.mnemo/config.yaml` when
 //! it exists, else `$MNEMO_HOME/config.yaml`; mnemo's keys of it become a
-//! [`mnemo::Config`]: the `memory:` section, `display.memory_notifications`
-//! and `auxiliary.background_review`. The top-level `embeddings:` section
+//! [`mnemo::Config`]: the `memory:` and `curation:` sections,
+//! `display.memory_notifications` and `auxiliary.background_review`. The top-level `embeddings:` section
 //! is the CLI's own (the embedding model it lends the core,
 //! [`crate::embed`]): its keys are read strictly here, its values checked
 //! where it is used. The file is shared with other tools, so their keys
@@ -411,8 +411,9 @@ fn workspace_name(name: &str) -> Result<String> {
     ))
 }
 
-/// Reads mnemo's keys of a YAML config: the `memory:` section,
-/// `display.memory_notifications` and `auxiliary.background_review`, and
+/// Reads mnemo's keys of a YAML config: the `memory:` and `curation:`
+/// sections, `display.memory_notifications` and
+/// `auxiliary.background_review`, and
 /// the CLI's `embeddings:` section, ignoring every other key (they belong
 /// to other tools); the keys themselves are checked strictly, the core's
 /// by the core.
@@ -452,6 +453,9 @@ fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
             "auxiliary".into(),
             json!({"background_review": to_json("auxiliary.background_review", review)?}),
         );
+    }
+    if let Some(section) = map.remove("curation").filter(|s| !s.is_null()) {
+        config.insert("curation".into(), to_json("curation", section)?);
     }
     let embeddings = match map.remove("embeddings").filter(|s| !s.is_null()) {
         None => None,

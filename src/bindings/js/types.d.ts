@@ -706,6 +706,8 @@ export interface JourneyNode {
   pinned: boolean;
   /** The scanner blocks this entry; its title is hidden. */
   blocked: boolean;
+  /** The agent whose write made it, when one was named. */
+  agent?: string;
 }
 
 /** What `journey()` returns: every entry, oldest first. */
