@@ -543,7 +543,10 @@ impl mnemo::host::Embedder for Synonyms {
         let fail = self.fail;
         Box::pin(async move {
             if fail {
-                return Err(mnemo::Error::new(mnemo::ErrorKind::Storage, "embedder down"));
+                return Err(mnemo::Error::new(
+                    mnemo::ErrorKind::Storage,
+                    "embedder down",
+                ));
             }
             Ok(texts
                 .iter()
@@ -569,7 +572,9 @@ pub async fn with_an_embedder_paraphrases_are_duplicates() {
         let mut m = open(&s, Config::default()).await;
         assert_ok(&m.tool(&add("user", "Prefers dark mode")).await);
         m.set_embedder(Some(Box::new(Synonyms { fail }))).unwrap();
-        m.log("The user said they like night themes", None).await.unwrap();
+        m.log("The user said they like night themes", None)
+            .await
+            .unwrap();
         let llm = Scripted::new(vec![facts(json!([
             {"content": "Likes night themes", "target": "user", "category": "preference", "line": 1}
         ]))]);
@@ -578,7 +583,11 @@ pub async fn with_an_embedder_paraphrases_are_duplicates() {
         if fail {
             // The embedder failed: lexical similarity, and the report says why.
             assert_eq!(r.similarity, mnemo::curate::Similarity::Lexical);
-            assert!(r.embedder_error.as_deref().unwrap().contains("embedder down"));
+            assert!(r
+                .embedder_error
+                .as_deref()
+                .unwrap()
+                .contains("embedder down"));
             assert_eq!(outcome["outcome"], "added");
             assert_eq!(entries(&m, Target::User).len(), 2);
         } else {
