@@ -3,7 +3,9 @@
 // in Rust (src/storage/browser/); these are the calls it cannot make
 // without a pile of web-sys bindings.
 //
-// Layout on an origin, per memory name N:
+// Layout on an origin, per memory key N (the memory's name, or
+// "name@workspace" for a named workspace: each workspace is a database of
+// its own):
 //   OPFS: directory "mnemo/N" (an opfs-sahpool pool holding N's database)
 //   IndexedDB: database "mnemo:N", object store "db", keys "version" and
 //   "image" (a serialized SQLite database)

@@ -7,13 +7,14 @@
 // touches postMessage. Inside a worker, or with "indexeddb" / "memory",
 // everything runs in the calling context.
 //
-// Two calls need more than a message each way in the worker's case:
-// `review()` keeps the host's `llm` (a function, which cannot cross) in the
-// page and the worker calls it back for every step, and its `signal` is
-// forwarded as an abort message; `pendingCount()` is synchronous, so it
-// answers from the count the worker sends with every reply. The host's
-// `embedder` likewise keeps its `embed` in the page: the worker asks it for
-// each batch of texts. `recall()`'s array and its `mode` and `skipped`
+// A few calls need more than a message each way in the worker's case:
+// `review()`, `curate()` and `stop()` keep the host's `llm` (a function,
+// which cannot cross) in the page and the worker calls it back for every
+// step, and their `signal` is forwarded as an abort message;
+// `pendingCount()` is synchronous, so it answers from the count the worker
+// sends with every reply. The host's `embedder` (of `open`, and of one
+// `curate()`) likewise keeps its `embed` in the page: the worker asks it
+// for each batch of texts. `recall()`'s array and its `mode` and `skipped`
 // cross as one object and are put together again here.
 
 import init, * as wasm from "./mnemo.js";
@@ -52,12 +53,12 @@ class WorkerMemory {
   #pending = new Map();
   #next = 1;
   #closed = null;
-  /** The host's llm of each review in progress, by call id. */
+  /** The host's llm of each review or curation in progress, by call id. */
   #llms = new Map();
   /** Staged writes after the last reply (pendingCount). */
   #count = 0;
-  /** The host's embed function, when the memory was opened with an embedder. */
-  #embed = null;
+  /** The host's embed functions: the open's (key 0) and each curation's (its call id). */
+  #embeds = new Map();
 
   constructor(worker) {
     this.#worker = worker;
@@ -95,33 +96,35 @@ class WorkerMemory {
     this.#worker.terminate();
   }
 
-  /** Asks the page's llm of review `review` on the worker's behalf; answers `{llm, ok, result | error}`. */
-  async #answerLlm({ llm: call, review, request }) {
+  /** Asks the page's llm of call `call` on the worker's behalf; answers `{llm, ok, result | error}`. */
+  async #answerLlm({ llm: ask, call, request }) {
     let reply;
     try {
-      const answer = await this.#llms.get(review)(request);
+      const answer = await this.#llms.get(call)(request);
       // What crosses back is what the core reads anyway: the answer as JSON.
-      reply = { llm: call, ok: true, result: answer === undefined ? null : JSON.parse(JSON.stringify(answer)) };
+      reply = { llm: ask, ok: true, result: answer === undefined ? null : JSON.parse(JSON.stringify(answer)) };
     } catch (e) {
-      reply = { llm: call, ok: false, error: e?.message ?? String(e) };
+      reply = { llm: ask, ok: false, error: e?.message ?? String(e) };
     }
     if (!this.#closed) this.#worker.postMessage(reply);
   }
 
-  /** Runs the host's embed on the worker's behalf; answers `{embed, ok, result | error}`. */
-  async #answerEmbed({ embed: call, texts }) {
+  /** Runs the host's embed (the open's, or call `call`'s) on the worker's behalf; answers `{embed, ok, result | error}`. */
+  async #answerEmbed({ embed: ask, call, texts }) {
     let reply;
     try {
-      reply = { embed: call, ok: true, result: await this.#embed(texts) };
+      const embed = this.#embeds.get(call ?? 0);
+      if (typeof embed !== "function") throw new Error("the embedder is gone");
+      reply = { embed: ask, ok: true, result: await embed(texts) };
     } catch (e) {
-      reply = { embed: call, ok: false, error: e?.message ?? String(e) };
+      reply = { embed: ask, ok: false, error: e?.message ?? String(e) };
     }
     if (this.#closed) return;
     try {
       this.#worker.postMessage(reply);
     } catch (e) {
       // An answer that cannot be cloned is nonsense: recall falls back to keywords.
-      this.#worker.postMessage({ embed: call, ok: false, error: `its answer cannot be sent to the worker: ${e.message}` });
+      this.#worker.postMessage({ embed: ask, ok: false, error: `its answer cannot be sent to the worker: ${e.message}` });
     }
   }
 
@@ -154,17 +157,12 @@ class WorkerMemory {
     // The embedder's embed stays here; its shape goes to the worker, which
     // checks it as Memory.open does (invalid-config on a bad one).
     let extra;
-    const embedder = opts?.embedder;
-    if (embedder != null) {
-      if (typeof embedder !== "object") {
-        opts = { ...opts, embedder: String(typeof embedder) };
-      } else {
-        const { embed, ...shape } = embedder;
-        if (typeof embed === "function") {
-          memory.#embed = embed;
-          extra = { embed: true };
-        }
-        opts = { ...opts, embedder: { ...shape, ...(embed !== undefined && typeof embed !== "function" && { embed }) } };
+    if (opts?.embedder != null) {
+      const { embedder, embed } = keepEmbed(opts.embedder);
+      opts = { ...opts, embedder };
+      if (embed) {
+        memory.#embeds.set(0, embed);
+        extra = { embed: true };
       }
     }
     await memory.call("open", [opts], MODULE, extra).catch((e) => {
@@ -175,28 +173,75 @@ class WorkerMemory {
   }
 
   /**
-   * Runs the background review in the worker; the host's `llm` stays here
-   * and answers the worker's requests, and `signal` aborts it there.
+   * Runs `method` (`review`, `curate`, `stop`) in the worker with the
+   * host's functions kept here: its options' `llm` answers the worker's
+   * requests, `embedder.embed` (in `curate`) its batches of texts, and
+   * `signal` (not in `stop`) aborts the call there. What is wrong with the
+   * options the worker's memory says, as it would here.
    */
-  async review(options) {
-    // Options that are not an object, or without a function as llm: the
-    // worker's memory says what is wrong with them.
-    if (options === null || typeof options !== "object") return this.call("review", [options]);
-    const { llm, signal, ...rest } = options;
-    if (typeof llm !== "function") return this.call("review", [{ ...rest, llm: null }]);
-    if (signal != null && (typeof signal.addEventListener !== "function" || !("aborted" in signal))) {
-      throw mnemoError({ code: "invalid-input", message: "signal must be an AbortSignal" });
-    }
+  async #withHost(method, options) {
+    if (options === null || typeof options !== "object") return this.call(method, [options]);
+    const { llm, ...rest } = options;
     const id = this.#next;
-    this.#llms.set(id, llm);
+    const extra = { host: true };
+    if (typeof llm === "function") {
+      this.#llms.set(id, llm);
+      extra.llm = true;
+    } else if (llm !== undefined && llm !== null) {
+      // Something else, which may not clone: a stand-in refused the same way.
+      rest.llm = false;
+    }
+    if (method !== "stop" && rest.signal != null) {
+      const { signal } = rest;
+      if (typeof signal.addEventListener !== "function" || !("aborted" in signal)) {
+        throw mnemoError({ code: "invalid-input", message: "signal must be an AbortSignal" });
+      }
+      delete rest.signal;
+      extra.signal = true;
+      extra.aborted = signal.aborted === true;
+    } else if ("signal" in rest) {
+      // stop() takes no signal: the worker's memory names the unknown key.
+      rest.signal = null;
+    }
+    if (method === "curate" && rest.embedder != null) {
+      const { embedder, embed } = keepEmbed(rest.embedder);
+      rest.embedder = embedder;
+      if (embed) {
+        this.#embeds.set(id, embed);
+        extra.embed = true;
+      }
+    }
+    const signal = extra.signal ? options.signal : null;
     const abort = () => this.#closed || this.#worker.postMessage({ abort: id });
     signal?.addEventListener("abort", abort);
     try {
-      return await this.call("review", [rest], undefined, { llm: true, aborted: signal?.aborted === true });
+      return await this.call(method, [rest], undefined, extra);
     } finally {
       signal?.removeEventListener("abort", abort);
       this.#llms.delete(id);
+      this.#embeds.delete(id);
     }
+  }
+
+  /**
+   * Runs the background review in the worker; the host's `llm` stays here
+   * and answers the worker's requests, and `signal` aborts it there.
+   */
+  review(options) {
+    return this.#withHost("review", options);
+  }
+
+  /**
+   * Curates in the worker; the host's `llm` and the embedder's `embed`
+   * stay here and answer the worker's requests, and `signal` aborts it there.
+   */
+  curate(options) {
+    return this.#withHost("curate", options);
+  }
+
+  /** Ends the agent's run in the worker, curating with the host's `llm` (kept here) when configured. */
+  stop(options) {
+    return this.#withHost("stop", options);
   }
 
   /** The best entries for `query`: an array that also carries `mode` and `skipped`. */
@@ -218,6 +263,18 @@ class WorkerMemory {
     this.#closed = { code: "closed", message: "this memory was closed; open it again with Memory.open" };
     this.#worker.terminate();
   }
+}
+
+/**
+ * An embedder option split for the worker: `embed` (a function, kept in the
+ * page) and what crosses (its shape; a non-function `embed` crosses, so the
+ * worker's memory refuses it as it would here).
+ */
+function keepEmbed(embedder) {
+  if (typeof embedder !== "object") return { embedder: String(typeof embedder), embed: null };
+  const { embed, ...shape } = embedder;
+  if (typeof embed === "function") return { embedder: shape, embed };
+  return { embedder: { ...shape, ...(embed !== undefined && { embed }) }, embed: null };
 }
 
 for (const method of METHODS) {

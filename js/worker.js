@@ -3,14 +3,17 @@
 // `{id, ok, result | error, pending}` (`pending`: the staged writes, for the
 // page's synchronous pendingCount()).
 //
-// A review's llm stays in the page (a function cannot cross): the call
-// arrives as `{id, method: "review", args, llm: true, aborted}`, and each
-// step of it asks the page `{llm, review, request}` and waits for `{llm,
-// ok, result | error}`. `{abort: id}` cancels review `id`.
+// The llm of a review, a curation or a stop stays in the page (a function
+// cannot cross): the call arrives as `{id, method, args, host: true, llm:
+// true, signal?, aborted?, embed?}`, and each step of it asks the page
+// `{llm, call: id, request}` and waits for `{llm, ok, result | error}`.
+// `{abort: id}` cancels call `id` (its signal, when the page gave one).
 //
-// The host's embedder stays in the page too: `open` arrives with `embed:
-// true` and the embedder's `{model, dimensions}`, and each batch of texts
-// asks the page `{embed, texts}` and waits for `{embed, ok, result | error}`.
+// The host's embedder stays in the page too: `open` (and a `curate` given
+// an embedder) arrives with `embed: true` and the embedder's `{model,
+// dimensions}`, and each batch of texts asks the page `{embed, call?,
+// texts}` (`call`: the curate's id; absent: the open's embedder) and waits
+// for `{embed, ok, result | error}`.
 // `recall`'s array carries `mode` and `skipped`, which a structured clone
 // drops, so it crosses as `{results, mode, skipped?}` and the page rebuilds it.
 import init, { Memory } from "./mnemo.js";
@@ -20,8 +23,8 @@ import init, { Memory } from "./mnemo.js";
 let ready = null;
 let memory = null;
 
-/** The reviews in progress by call id: their AbortController. */
-const reviews = new Map();
+/** The reviews and curations in progress by call id: their AbortController. */
+const calls = new Map();
 /** The page's answers awaited, by llm call number. */
 const answers = new Map();
 let nextLlmCall = 1;
@@ -29,31 +32,37 @@ let nextLlmCall = 1;
 const embeddings = new Map();
 let nextEmbedCall = 1;
 
-/** The page's embedder as the worker's: each batch is a round trip. */
-const pageEmbed = (texts) =>
+/** The page's embedder (the open's, or call `call`'s) as the worker's: each batch is a round trip. */
+const pageEmbed = (call) => (texts) =>
   new Promise((resolve, reject) => {
-    const call = nextEmbedCall++;
-    embeddings.set(call, { resolve, reject });
-    self.postMessage({ embed: call, texts });
+    const ask = nextEmbedCall++;
+    embeddings.set(ask, { resolve, reject, call });
+    self.postMessage({ embed: ask, call, texts });
   });
 
-/** Runs a review whose llm is the page's. */
-async function review(id, options, aborted) {
+/** Runs `method` (review, curate, stop) with the page's llm, embed and signal. */
+async function withHost(id, method, options, data) {
   const controller = new AbortController();
-  if (aborted) controller.abort();
-  reviews.set(id, controller);
-  const llm = (request) =>
-    new Promise((resolve, reject) => {
-      const call = nextLlmCall++;
-      answers.set(call, { resolve, reject, review: id });
-      self.postMessage({ llm: call, review: id, request });
-    });
+  if (data.aborted) controller.abort();
+  calls.set(id, controller);
+  const opts = { ...options };
+  if (data.llm === true) {
+    opts.llm = (request) =>
+      new Promise((resolve, reject) => {
+        const ask = nextLlmCall++;
+        answers.set(ask, { resolve, reject, call: id });
+        self.postMessage({ llm: ask, call: id, request });
+      });
+  }
+  if (data.signal === true) opts.signal = controller.signal;
+  if (data.embed === true) opts.embedder = { ...opts.embedder, embed: pageEmbed(id) };
   try {
-    return await memory.review({ ...options, llm, signal: controller.signal });
+    return await memory[method](opts);
   } finally {
-    reviews.delete(id);
-    // An answer still awaited lost to the abort: drop it.
-    for (const [call, waiting] of answers) if (waiting.review === id) answers.delete(call);
+    calls.delete(id);
+    // Answers still awaited lost to the abort: drop them.
+    for (const [ask, waiting] of answers) if (waiting.call === id) answers.delete(ask);
+    for (const [ask, waiting] of embeddings) if (waiting.call === id) embeddings.delete(ask);
   }
 }
 
@@ -84,7 +93,7 @@ self.onmessage = async ({ data }) => {
     return;
   }
   if (data.abort !== undefined) {
-    reviews.get(data.abort)?.abort();
+    calls.get(data.abort)?.abort();
     return;
   }
   const { id, method, args, module } = data;
@@ -93,15 +102,15 @@ self.onmessage = async ({ data }) => {
     await ready;
     let result;
     if (method === "open") {
-      const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed } } : args[0];
+      const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed(undefined) } } : args[0];
       memory = await Memory.open(opts);
       result = null;
     } else if (method === "recover") {
       result = await Memory.recover(...args);
     } else if (!memory) {
       throw Object.assign(new Error("this memory is not open"), { name: "MnemoError", code: "closed" });
-    } else if (method === "review" && data.llm === true) {
-      result = await review(id, args[0], data.aborted);
+    } else if (data.host === true) {
+      result = await withHost(id, method, args[0], data);
     } else if (method === "recall") {
       const found = await memory.recall(...args);
       result = { results: Array.from(found), mode: found.mode };

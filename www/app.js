@@ -3,8 +3,9 @@
 // JSON), note search (ranked search, the per-turn context block and a set of
 // sample notes), the sectors report with the notes' links in both directions,
 // write approval (the pending panel: approve, edit, reject, a badge, the
-// on/off switch), the live stores, the frozen system prompt, export/import
-// and the tool schema. Plain ES module, no framework, no build step.
+// on/off switch), the live stores, the day's activity log with curation,
+// the frozen system prompt, export/import and the tool schema. Plain ES
+// module, no framework, no build step.
 //
 // Every call goes through `state.memory`; after each one the live stores are
 // re-read (exportMarkdown + status, then sectors) before the result is shown,
@@ -43,6 +44,19 @@ const BATCH_EXAMPLE = {
 };
 
 const READY = "Ready: mnemo is running in your browser.";
+
+/** The most activity records listed (newest first). */
+const ACTIVITY_SHOWN = 50;
+
+/** The metrics of a curation report shown, in the spec's order. */
+const CURATION_METRICS = [
+  ["facts_extracted", "Facts extracted"],
+  ["facts_added", "Facts added"],
+  ["memories_updated", "Memories updated"],
+  ["memories_pruned", "Memories pruned"],
+  ["merged", "Duplicates merged"],
+  ["existing_memories", "Existing memories"],
+];
 
 /** `sectors({limit})` that lists every note (the most the API accepts). */
 const SECTORS_LIMIT = 100_000;
@@ -166,16 +180,18 @@ function submitOnCtrlEnter(textarea) {
 /** Re-reads both stores and the staged writes, and renders them. */
 async function refreshStores() {
   try {
-    const [files, status, pending] = await Promise.all([
+    const [files, status, pending, log] = await Promise.all([
       state.memory.exportMarkdown(),
       state.memory.status(),
       state.memory.pending(),
+      state.memory.readLog(),
     ]);
     state.liveFiles = files;
     if ($("app-status").dataset.state === "error") setAppStatus("ready", READY);
     renderStorage(status.storage);
     for (const store of STORES) renderStore(store, files[store.file], status[store.target]);
     renderPending(pending, status.approval);
+    renderActivity(log);
     renderStale();
   } catch (e) {
     setAppStatus("error", "Could not read the stores:", e);
@@ -547,6 +563,69 @@ function pendingCall(fn) {
     show();
     $("pending").dataset.seq = String(Number($("pending").dataset.seq ?? 0) + 1);
   });
+}
+
+// ---------------------------------------------------------------- activity log
+
+/** Renders today's activity log, newest first. */
+function renderActivity(records) {
+  const shown = records.slice(-ACTIVITY_SHOWN).reverse();
+  const list = $("activity-list");
+  list.replaceChildren(...shown.map(activityItem));
+  list.hidden = shown.length === 0;
+  $("activity-empty").hidden = shown.length !== 0;
+  const more = records.length - shown.length;
+  $("activity-more").hidden = more === 0;
+  $("activity-more").textContent = more > 0 ? `and ${plural(more, "earlier record", "earlier records")}` : "";
+}
+
+/** One record: when (UTC), who and what, then its text. */
+function activityItem(record) {
+  const li = document.createElement("li");
+  li.dataset.what = record.what;
+  const meta = document.createElement("p");
+  meta.className = "hit-meta";
+  meta.append(span("hit-store", record.what), ` · ${record.time} UTC · ${record.agent ?? "no agent named"}`);
+  const text = document.createElement("pre");
+  text.className = "entry-text";
+  text.textContent = record.text;
+  li.append(meta, text);
+  return li;
+}
+
+/** Runs curation without a model (this page has none) and shows its report's metrics. */
+async function onCurate() {
+  await busy(async () => {
+    let show;
+    try {
+      const report = await state.memory.curate();
+      show = () => renderCurated(report);
+    } catch (e) {
+      show = () => {
+        showError($("curate-status"), e);
+        $("curate-report").hidden = true;
+      };
+    }
+    await refreshStores();
+    show();
+    $("activity").dataset.seq = String(Number($("activity").dataset.seq) + 1);
+  });
+}
+
+/** Shows what a curation did: how its extraction went, then the metrics. */
+function renderCurated(report) {
+  const { status, reason } = report.extraction;
+  showMessage($("curate-status"), `Curated. Extraction ${status}${reason ? `: ${reason.replace(/\.?$/, ".")}` : "."}`);
+  const rows = CURATION_METRICS.flatMap(([key, label]) => {
+    const dt = document.createElement("dt");
+    dt.textContent = label;
+    const dd = document.createElement("dd");
+    dd.dataset.metric = key;
+    dd.textContent = formatNumber(report[key]);
+    return [dt, dd];
+  });
+  $("curate-report").replaceChildren(...rows);
+  $("curate-report").hidden = false;
 }
 
 // ---------------------------------------------------------------- note search
@@ -1263,6 +1342,10 @@ function clearOutputs() {
   $("pending-status").replaceChildren();
   $("pending-status").hidden = true;
   $("tool-result-notification").hidden = true;
+  $("curate-status").replaceChildren();
+  $("curate-status").hidden = true;
+  $("curate-report").replaceChildren();
+  $("curate-report").hidden = true;
 }
 
 // ---------------------------------------------------------------- schema
@@ -1309,6 +1392,7 @@ function wireEvents() {
   $("approval-toggle").addEventListener("change", onApprovalToggle);
   $("approve-all").addEventListener("click", () => approveStaged("all"));
   $("reject-all").addEventListener("click", () => rejectStaged("all"));
+  $("curate").addEventListener("click", onCurate);
 }
 
 async function loadMnemo() {

@@ -77,7 +77,15 @@ pub struct Adapter {
     kind: &'static str,
     /// Nesting of `lock()` calls over all clones.
     depth: Rc<Cell<u32>>,
+    /// What this memory's blob names are prefixed with in the adapter:
+    /// `""` for the default workspace, `workspaces/<name>/` for a named
+    /// one, so one adapter holds every workspace apart.
+    prefix: Rc<str>,
 }
+
+/// The folder of the named workspaces' blobs in an adapter (the CLI's
+/// `workspaces/<name>/` beside the default memories).
+pub const WORKSPACES: &str = "workspaces/";
 
 impl Adapter {
     /// Checks that `adapter` has the four required methods.
@@ -98,7 +106,22 @@ impl Adapter {
             adapter,
             kind,
             depth: Rc::default(),
+            prefix: Rc::from(""),
         })
+    }
+
+    /// This adapter with the blobs of workspace `workspace` (a checked
+    /// name): each blob name `n` is `workspaces/<workspace>/n` in the
+    /// adapter. The lock stays the adapter's own, shared by every
+    /// workspace.
+    pub fn in_workspace(mut self, workspace: &str) -> Adapter {
+        self.prefix = Rc::from(format!("{WORKSPACES}{workspace}/"));
+        self
+    }
+
+    /// The name blob `name` has in the adapter.
+    fn stored(&self, name: &str) -> String {
+        format!("{}{name}", self.prefix)
     }
 
     /// Node's `"fs"` storage: the memories directory `dir` in the CLI's
@@ -178,7 +201,7 @@ impl Storage for Adapter {
 
     async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
         let value = self
-            .call("read", &[name.into()])
+            .call("read", &[self.stored(name).into()])
             .await?
             .unwrap_or(JsValue::NULL);
         if value.is_null() || value.is_undefined() {
@@ -203,11 +226,15 @@ impl Storage for Adapter {
             Ok(text) => text.into(),
             Err(_) => Uint8Array::from(data).into(),
         };
-        self.call("write", &[name.into(), value]).await.map(|_| ())
+        self.call("write", &[self.stored(name).into(), value])
+            .await
+            .map(|_| ())
     }
 
     async fn delete(&self, name: &str) -> Result<()> {
-        self.call("delete", &[name.into()]).await.map(|_| ())
+        self.call("delete", &[self.stored(name).into()])
+            .await
+            .map(|_| ())
     }
 
     async fn list(&self) -> Result<Vec<String>> {
@@ -217,7 +244,15 @@ impl Storage for Adapter {
                 "storage adapter list() must return an array of names",
             ));
         };
-        Ok(array.iter().filter_map(|v| v.as_string()).collect())
+        let names = array.iter().filter_map(|v| v.as_string());
+        Ok(if self.prefix.is_empty() {
+            // The named workspaces' blobs are not the default memory's.
+            names.filter(|n| !n.starts_with(WORKSPACES)).collect()
+        } else {
+            names
+                .filter_map(|n| n.strip_prefix(&*self.prefix).map(str::to_string))
+                .collect()
+        })
     }
 
     async fn lock(&self) -> Result<()> {

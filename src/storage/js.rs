@@ -9,6 +9,12 @@
 //! | `"fs"` | the directory's files through [`Adapter`], its state in `state.db` ([`StateDb`], the file the CLI opens, through [`super::nodefs`]) | [`Adapter`] |
 //! | an adapter | [`Adapter`]; sessions in a database image kept through it | [`Adapter`] |
 //!
+//! A `workspace` keeps a memory of its own beside the default one: the
+//! browser database `name@workspace` (the default workspace keeps the
+//! plain `name`), the directory `<dir>/../workspaces/<workspace>/memories`
+//! for `"fs"` (the CLI's layout, `dir` being the default workspace's
+//! `…/memories`), and the blobs `workspaces/<workspace>/…` of an adapter.
+//!
 //! Also `Memory.list`, `Memory.recover` and `Memory.delete`, which are
 //! `unsupported` in the lean build (it keeps nothing in the browser).
 
@@ -19,15 +25,15 @@ use super::adapter::{warn, Adapter};
 #[cfg(feature = "sqlite")]
 use super::browser::{self, Browser};
 #[cfg(feature = "sqlite")]
+use super::memory_key;
+#[cfg(feature = "sqlite")]
 use super::sqlite::{Backing, Image, InMemory, Slot, SqliteStorage};
 #[cfg(feature = "sqlite")]
 use super::state::{StateDb, STATE_DB};
 #[cfg(not(feature = "sqlite"))]
 use super::MemoryStorage;
 use super::{check_name, Change, Storage};
-use crate::error::Result;
-#[cfg(not(feature = "sqlite"))]
-use crate::error::{Error, ErrorKind};
+use crate::error::{Error, ErrorKind, Result};
 
 fn now() -> u64 {
     js_sys::Date::now() as u64
@@ -110,13 +116,29 @@ pub enum JsStorage {
 
 impl JsStorage {
     /// Storage through the adapter object `adapter`, reported by `status()`
-    /// as `kind` (`fs` or `host`).
-    pub fn host(adapter: JsValue, kind: &'static str) -> Result<JsStorage> {
-        JsStorage::on_adapter(Adapter::new(adapter, kind)?)
+    /// as `kind` (`fs` or `host`); a named `workspace` (checked) keeps its
+    /// blobs under `workspaces/<workspace>/`.
+    pub fn host(
+        adapter: JsValue,
+        kind: &'static str,
+        workspace: Option<&str>,
+    ) -> Result<JsStorage> {
+        let adapter = Adapter::new(adapter, kind)?;
+        JsStorage::on_adapter(match workspace {
+            Some(ws) => adapter.in_workspace(ws),
+            None => adapter,
+        })
     }
 
-    /// Node's `"fs"` storage: the memories directory `dir`.
-    pub fn fs(dir: &str) -> Result<JsStorage> {
+    /// Node's `"fs"` storage: the memories directory `dir`, or for a named
+    /// `workspace` (checked) the workspace's directory beside it (see
+    /// [`workspace_dir`]).
+    pub fn fs(dir: &str, workspace: Option<&str>) -> Result<JsStorage> {
+        let dir = match workspace {
+            Some(ws) => workspace_dir(dir, ws)?,
+            None => dir.to_string(),
+        };
+        let dir = dir.as_str();
         let files = Adapter::node_fs(dir)?;
         #[cfg(feature = "sqlite")]
         {
@@ -131,6 +153,32 @@ impl JsStorage {
     }
 }
 
+/// The memories directory of workspace `workspace` for the default
+/// workspace's memories directory `dir`: `<dir>/../workspaces/<workspace>/memories`,
+/// the CLI's layout (`$MNEMO_HOME/memories` and
+/// `$MNEMO_HOME/workspaces/<workspace>/memories`). A `dir` not named
+/// `memories` is refused (`invalid-config`): its workspaces would have no
+/// place that the CLI would find too.
+pub fn workspace_dir(dir: &str, workspace: &str) -> Result<String> {
+    let trimmed = dir.trim_end_matches(['/', '\\']);
+    let (parent, base) = match trimmed.rfind(['/', '\\']) {
+        Some(i) => (&trimmed[..=i], &trimmed[i + 1..]),
+        None => ("", trimmed),
+    };
+    if base != "memories" {
+        return Err(Error::new(
+            ErrorKind::InvalidConfig,
+            format!(
+                "workspace {workspace:?} with storage \"fs\" needs dir to be the default \
+                 workspace's memories directory, a path ending in \"memories\" (as \
+                 $MNEMO_HOME/memories); the workspace then lives in \
+                 <dir>/../workspaces/{workspace}/memories, where the CLI finds it"
+            ),
+        ));
+    }
+    Ok(format!("{parent}workspaces/{workspace}/memories"))
+}
+
 /// Warns that storage `"auto"` fell back to `"memory"`, and `why`.
 fn fell_back(why: &str) {
     warn(&format!(
@@ -140,11 +188,12 @@ fn fell_back(why: &str) {
 
 #[cfg(feature = "sqlite")]
 impl JsStorage {
-    /// Memory `name` on storage `kind`: `"memory"`, `"opfs"`, `"indexeddb"`
-    /// or `"auto"` (which warns on the console when it falls back to
-    /// `"memory"`).
-    pub async fn named(kind: &str, name: &str) -> Result<JsStorage> {
+    /// Memory `name` (in `workspace`, checked; the default one when none)
+    /// on storage `kind`: `"memory"`, `"opfs"`, `"indexeddb"` or `"auto"`
+    /// (which warns on the console when it falls back to `"memory"`).
+    pub async fn named(kind: &str, name: &str, workspace: Option<&str>) -> Result<JsStorage> {
         check_name(name)?;
+        let name = &memory_key(name, workspace);
         match kind {
             "opfs" | "indexeddb" => JsStorage::browser(name, kind).await,
             "auto" => {
@@ -238,9 +287,9 @@ impl JsStorage {
 #[cfg(not(feature = "sqlite"))]
 impl JsStorage {
     /// Memory `name` on storage `kind`: `"memory"` (and `"auto"`, with a
-    /// console warning) are blobs in memory; `"opfs"` and `"indexeddb"`
-    /// are `unsupported`.
-    pub async fn named(kind: &str, name: &str) -> Result<JsStorage> {
+    /// console warning) are blobs in memory, one set per instance whatever
+    /// the workspace; `"opfs"` and `"indexeddb"` are `unsupported`.
+    pub async fn named(kind: &str, name: &str, _workspace: Option<&str>) -> Result<JsStorage> {
         check_name(name)?;
         match kind {
             "opfs" | "indexeddb" => Err(lean(&format!("storage {kind:?}"))),

@@ -158,13 +158,7 @@ pub trait Storage {
 /// holds it to the same portable form.
 #[cfg(all(feature = "js", target_arch = "wasm32"))]
 pub(crate) fn check_name(name: &str) -> Result<()> {
-    let ok = !name.is_empty()
-        && name.len() <= 64
-        && name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-        && !name.starts_with('.');
-    if ok {
+    if portable(name) {
         Ok(())
     } else {
         Err(crate::error::Error::new(
@@ -173,6 +167,60 @@ pub(crate) fn check_name(name: &str) -> Result<()> {
                 "memory name {name:?} must be 1 to 64 of A-Z a-z 0-9 - _ . (not starting with a dot)"
             ),
         ))
+    }
+}
+
+/// The form a name (a memory's, a workspace's) must have to become a
+/// directory, an IndexedDB database or a lock name: 1 to 64 of `A-Z a-z
+/// 0-9 - _ .`, not starting with a dot (so never `.`, `..` or hidden).
+#[cfg(all(feature = "js", target_arch = "wasm32"))]
+fn portable(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 64
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        && !name.starts_with('.')
+}
+
+/// Checks a workspace name (the JS `workspace` option), held to the same
+/// form as a memory name and the CLI's `--workspace`: `invalid-input`
+/// otherwise, before anything is created.
+#[cfg(all(feature = "js", target_arch = "wasm32"))]
+pub(crate) fn check_workspace(workspace: &str) -> Result<()> {
+    if portable(workspace) {
+        return Ok(());
+    }
+    let shown: String = workspace.chars().take(80).collect();
+    Err(crate::error::Error::input(format!(
+        "{shown:?} cannot name a workspace: use 1 to 64 of A-Z a-z 0-9 - _ . (not starting with \
+         a dot); nothing was created"
+    )))
+}
+
+/// The key a browser memory is kept under: its name for the default
+/// workspace (the layout of every earlier version), `name@workspace` for
+/// a named one. `@` cannot appear in a name, so keys never collide.
+#[cfg(all(feature = "js", feature = "sqlite", target_arch = "wasm32"))]
+pub(crate) fn memory_key(name: &str, workspace: Option<&str>) -> String {
+    match workspace {
+        None => name.to_string(),
+        Some(ws) => format!("{name}@{ws}"),
+    }
+}
+
+/// Checks a browser memory key (see [`memory_key`]): what `Memory.list()`
+/// answers and `Memory.delete()` / `Memory.recover()` take.
+#[cfg(all(feature = "js", feature = "sqlite", target_arch = "wasm32"))]
+pub(crate) fn check_key(key: &str) -> Result<()> {
+    match key.split_once('@') {
+        Some((name, workspace)) => {
+            check_name(name)?;
+            check_workspace(workspace).map_err(|e| {
+                crate::error::Error::new(crate::error::ErrorKind::InvalidConfig, e.message())
+            })
+        }
+        None => check_name(key),
     }
 }
 

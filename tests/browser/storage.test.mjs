@@ -164,6 +164,97 @@ for (const storage of ["opfs", "indexeddb"]) {
     await b.close();
   });
 
+  test(`${storage}: two tabs writing as two agents lose nothing and the log names each`, async () => {
+    const [a, b] = [await tab(), await tab()];
+    const name = `agents-${storage}`;
+    const open = (page, agent) =>
+      run(
+        page,
+        async ({ storage, name, agent }) => {
+          window.m = await window.mnemo.Memory.open({ storage, name, agent });
+        },
+        { storage, name, agent },
+      );
+    await open(a, "tab-a");
+    await open(b, "tab-b");
+    const writes = (page, agent) =>
+      run(
+        page,
+        async (agent) => {
+          const results = [];
+          for (let i = 0; i < 10; i++) {
+            results.push(window.m.tool({ action: "add", target: "memory", content: `${agent} note ${i}` }));
+            results.push(window.m.log(`${agent} logged ${i}`));
+          }
+          return (await Promise.all(results)).every((r) => r.success !== false);
+        },
+        agent,
+      );
+    const [okA, okB] = await Promise.all([writes(a, "tab-a"), writes(b, "tab-b")]);
+    assert.ok(okA && okB);
+    const out = await run(a, async () => {
+      const records = [];
+      for (const day of await window.m.logDays()) records.push(...(await window.m.readLog(day)));
+      return { entries: (await window.m.exportMarkdown())["MEMORY.md"].split("\n§\n"), records };
+    });
+    assert.equal(out.entries.length, 20);
+    for (const agent of ["tab-a", "tab-b"]) {
+      for (let i = 0; i < 10; i++) assert.ok(out.entries.includes(`${agent} note ${i}`), `${agent} note ${i}`);
+    }
+    assert.equal(out.records.length, 40);
+    for (const r of out.records) {
+      assert.equal(r.agent, r.text.split(" ")[0], JSON.stringify(r));
+      assert.equal(r.what, r.text.includes(" note ") ? "memory add" : "note", JSON.stringify(r));
+    }
+    await run(a, () => window.m.close());
+    await run(b, () => window.m.close());
+    await a.close();
+    await b.close();
+  });
+
+  test(`${storage}: a workspace is a database of its own beside the memory`, async () => {
+    const page = await tab();
+    const out = await run(
+      page,
+      async (storage) => {
+        const { Memory } = window.mnemo;
+        const main = await Memory.open({ storage, name: "ws" });
+        const work = await Memory.open({ storage, name: "ws", workspace: "work" });
+        await main.tool({ action: "add", target: "memory", content: "main fact" });
+        await work.tool({ action: "add", target: "memory", content: "work fact" });
+        const result = {
+          main: (await main.exportMarkdown())["MEMORY.md"],
+          work: (await work.exportMarkdown())["MEMORY.md"],
+          workspaces: [(await main.status()).workspace, (await work.status()).workspace],
+          logs: [(await main.readLog()).length, (await work.readLog()).length],
+          listed: (await Memory.list()).filter((n) => n.startsWith("ws")),
+        };
+        await main.close();
+        await work.close();
+        result.deleted = (await Memory.delete("ws@work")).removed;
+        const again = await Memory.open({ storage, name: "ws" });
+        result.mainAfter = (await again.exportMarkdown())["MEMORY.md"];
+        await again.close();
+        result.bad = await Memory.open({ storage, name: "ws", workspace: "../x" }).then(() => "opened", (e) => e.code);
+        result.badDelete = await Memory.delete("ws@../x").then(() => "deleted", (e) => e.code);
+        return result;
+      },
+      storage,
+    );
+    assert.deepEqual(out, {
+      main: "main fact",
+      work: "work fact",
+      workspaces: [null, "work"],
+      logs: [1, 1],
+      listed: ["ws", "ws@work"],
+      deleted: [storage],
+      mainAfter: "main fact",
+      bad: "invalid-input",
+      badDelete: "invalid-config",
+    });
+    await page.close();
+  });
+
   test(`${storage}: delete() removes every byte and list() forgets it`, async () => {
     const page = await tab();
     const out = await run(
@@ -210,6 +301,88 @@ for (const storage of ["opfs", "indexeddb"]) {
     await page.close();
   });
 }
+
+test("opfs: curate() runs in the worker with the page's llm and embedder; a cancel interrupts a hanging llm", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const { Memory } = window.mnemo;
+    const m = await Memory.open({ storage: "opfs", name: `curate-${Date.now()}`, agent: "page" });
+    await m.tool({ action: "add", target: "memory", content: "The staging database runs on port 5432" });
+    await m.log("Moved the staging database to port 6543 today", { agent: "ops-bot" });
+    await m.log("Alice owns the billing service from now on");
+    const seen = [];
+    const answers = [
+      { facts: [
+        { content: "The staging database now runs on port 6543", category: "knowledge", line: 1 },
+        { content: "Alice owns the billing service", category: "contact", importance: 0.7, line: 2 },
+      ] },
+      { decision: "supersede" },
+    ];
+    const llm = async ({ messages, tools }) => {
+      seen.push([messages.length, tools.length, messages[1].content.includes("ops-bot · note")]);
+      return { content: JSON.stringify(answers.shift()), usage: { input_tokens: 10, output_tokens: 2 } };
+    };
+    const embedded = [];
+    const embed = async (texts) => {
+      embedded.push(texts.length);
+      return texts.map(() => new Float32Array([1, 0]));
+    };
+    const dry = await m.curate({ llm: async () => ({ content: '{"facts": []}' }), dryRun: true });
+    const report = await m.curate({ llm });
+    const history = await m.history();
+    // An embedder lent to one curation: its embed stays in the page too.
+    await m.log("Bob owns the search service");
+    const withEmbedder = await m.curate({
+      llm: async () => ({ content: JSON.stringify({ facts: [{ content: "Bob owns the search service", line: 1 }] }) }),
+      embedder: { model: "flat", dimensions: 2, embed },
+    });
+    const recallAfter = (await m.status()).recall;
+    // A cancel reaches the worker while the page's llm hangs.
+    await m.log("Carol joined the team");
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const cancelled = await m.curate({ llm: () => new Promise(() => {}), signal: controller.signal });
+    const aborted = await m.curate({ llm, signal: AbortSignal.abort() });
+    let refused = null;
+    await m.curate({ llm: "gpt" }).catch((e) => (refused = e.code));
+    let refusedSignal = null;
+    await m.curate({ signal: "soon" }).catch((e) => (refusedSignal = e.code));
+    const stopped = await m.stop({ llm });
+    const log = await m.readLog();
+    await m.close();
+    return {
+      dry: dry.dry_run,
+      report: { status: report.extraction.status, outcomes: report.facts.map((f) => f.outcome), added: report.facts_added, updated: report.memories_updated, calls: report.usage.calls },
+      seen,
+      superseded: history.find((h) => h.cause === "supersede")?.text,
+      withEmbedder: { similarity: withEmbedder.similarity, outcomes: withEmbedder.facts.map((f) => f.outcome) },
+      embedded,
+      recallAfter,
+      cancelled: [cancelled.extraction.status, cancelled.extraction.reason],
+      aborted: aborted.extraction.status,
+      refused,
+      refusedSignal,
+      stopped,
+      curatorWrites: log.filter((r) => r.what.endsWith(" (curation)")).map((r) => r.agent),
+    };
+  });
+  assert.equal(out.dry, true);
+  assert.deepEqual(out.report, { status: "done", outcomes: ["superseded", "added"], added: 1, updated: 1, calls: 2 });
+  assert.deepEqual(out.seen, [[2, 0, true], [2, 0, false]]);
+  assert.equal(out.superseded, "The staging database runs on port 5432");
+  assert.equal(out.withEmbedder.similarity, "cosine");
+  assert.ok(out.embedded.length > 0);
+  assert.equal(out.recallAfter, "keyword");
+  assert.equal(out.cancelled[0], "failed");
+  assert.match(out.cancelled[1], /cancelled while the host's llm was answering/);
+  assert.equal(out.aborted, "cancelled");
+  assert.equal(out.refused, "invalid-input");
+  assert.equal(out.refusedSignal, "invalid-input");
+  assert.equal(out.stopped, null);
+  assert.ok(out.curatorWrites.length >= 2 && out.curatorWrites.every((a) => a === "page"), out.curatorWrites.join());
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
 
 test("opfs: recover() runs in a worker from a page and refuses a sound database", async () => {
   const page = await tab();

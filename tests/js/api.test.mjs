@@ -201,7 +201,9 @@ test("storage fs writes the CLI's format atomically and shares it", async () => 
   // The full build keeps the directory's state in state.db (shared with the
   // CLI); the lean build, without SQLite, in the sidecar file.
   const state = (await m.status()).sessions === "sqlite" ? "state.db" : "mnemo-state.json";
-  assert.deepEqual(readdirSync(dir).sort(), ["MEMORY.md", state], "no temp, journal or lock files are left");
+  assert.deepEqual(readdirSync(dir).sort(), ["MEMORY.md", "logs", state], "no temp, journal or lock files are left");
+  // Each write was logged in the day's activity log, the CLI's logs/YYYY-MM-DD.md.
+  assert.deepEqual(readdirSync(join(dir, "logs")), [`${new Date().toISOString().slice(0, 10)}.md`]);
   // A second instance and a hand edit are both seen before the next write.
   const other = await Memory.open({ storage: "fs", dir });
   assert.ok((await other.tool(add("memory", "from the other instance"))).success);

@@ -3,7 +3,8 @@
 // here against the lean build, and what it does instead of what needs
 // SQLite (sessions, OPFS, IndexedDB): a clear `unsupported`. The approval
 // and review tests of tests/js/approval.test.mjs and the importance and
-// recall tests of tests/js/importance.test.mjs run here too.
+// recall tests of tests/js/importance.test.mjs and the log, curation and
+// workspace tests of tests/js/curation.test.mjs run here too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -26,6 +27,9 @@ await import("./approval.test.mjs");
 // Importance, recall and the host's embedder need no SQLite either (vectors
 // are kept in memory only: importance.test.mjs checks that a reopen embeds again).
 await import("./importance.test.mjs");
+// The activity log, curation and workspaces are blobs through the storage
+// seam: the same tests, on the lean build.
+await import("./curation.test.mjs");
 
 const add = (target, content) => ({ action: "add", target, content });
 

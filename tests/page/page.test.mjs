@@ -359,6 +359,38 @@ describe("demo page", () => {
     assert.equal(await page.inputValue("#tool-content"), "");
   });
 
+  test("the activity log shows each write, and Curate runs without a model and shows the metrics", { timeout: TIMEOUT }, async () => {
+    assert.equal(await page.locator("#activity-empty").isVisible(), true);
+    await formCall({ action: "add", target: "memory", content: "Deploys run on Fridays" });
+    const logged = page.locator('#activity-list li[data-what="memory add"]');
+    await logged.waitFor();
+    assert.equal(await logged.locator(".entry-text").textContent(), "Deploys run on Fridays");
+    assert.match(await logged.locator(".hit-meta").textContent(), /^memory add · \d\d:\d\d:\d\d UTC · no agent named$/);
+    // A note logged by an agent through the API shows at the next refresh, newest first.
+    await page.evaluate(() => window.mnemo.memory.log("Looked into the flaky CI job", { agent: "ops-bot" }));
+    await page.click("#curate");
+    await page.locator('#activity[data-seq="1"]').waitFor({ state: "attached" });
+    assert.match(await text("#curate-status"), /^Curated\. Extraction skipped: no llm was given/);
+    const metrics = await page.$$eval("#curate-report dd", (dds) => Object.fromEntries(dds.map((d) => [d.dataset.metric, d.textContent])));
+    assert.deepEqual(metrics, {
+      facts_extracted: "0",
+      facts_added: "0",
+      memories_updated: "0",
+      memories_pruned: "0",
+      merged: "0",
+      existing_memories: "1",
+    });
+    const listed = await page.$$eval("#activity-list li", (lis) =>
+      lis.map((li) => [li.dataset.what, li.querySelector(".hit-meta").textContent.split(" · ")[2], li.querySelector(".entry-text").textContent]),
+    );
+    assert.deepEqual(listed.map(([what, agent]) => [what, agent]), [
+      ["curation", "no agent named"],
+      ["note", "ops-bot"],
+      ["memory add", "no agent named"],
+    ]);
+    assert.match(listed[0][2], /^extracted 0, added 0/);
+  });
+
   test("the frozen prompt stays unchanged until a new session starts", { timeout: TIMEOUT }, async () => {
     const frozen = await text("#system-prompt");
     // Keyboard only: type the entry and run it with Ctrl+Enter.

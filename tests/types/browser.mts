@@ -54,6 +54,17 @@ export async function page(): Promise<void> {
     signal: AbortSignal.timeout(30_000),
   });
   expectType<string[]>(report.staged);
+  // So do curation's llm and embedder; the log passes through.
+  const curated = await memory.curate({
+    llm: async () => ({ content: '{"facts": []}' }),
+    embedder: { model: "m", dimensions: 2, embed: async (texts) => texts.map(() => new Float32Array(2)) },
+    signal: AbortSignal.timeout(30_000),
+  });
+  expectType<number>(curated.facts_added);
+  expectType<string>((await memory.log("note", { agent: "tab-a" })).time);
+  expectType<string[]>(await memory.logDays());
+  expectType<string | null>((await memory.stop({ llm: () => ({ content: '{"facts": []}' }) }))?.extraction.reason ?? null);
+  await Memory.open({ storage: "opfs", name: "agent-1", workspace: "team-a" });
   await memory.sessionSearch("hello", { limit: 5 });
   void hits;
   // The embedder's embed stays in the page too; recall keeps its mode.

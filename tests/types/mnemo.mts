@@ -20,6 +20,15 @@ import {
   type ApproveOptions,
   type ApproveResult,
   type ChatMessage,
+  type ActivityRecord,
+  type CuratedFact,
+  type CurateOptions,
+  type CurationLlm,
+  type CurationPosition,
+  type CurationReport,
+  type LogOptions,
+  type PrunedEntry,
+  type StopOptions,
   type ErrorCode,
   type HistoryItem,
   type LlmAnswer,
@@ -117,6 +126,11 @@ export async function open(): Promise<Memory[]> {
     { storage: adapter },
     { storage: bytesAdapter, config: { memory: { recall: { top_k: 3 } } } },
     { storage: "fs", dir: "./memories", agent: "scout", config: { memory: { write_approval: true } } },
+    { storage: "fs", dir: "./memories", workspace: "work" },
+    { storage: "opfs", name: "agent-1", workspace: "team-a" },
+    { storage: adapter, workspace: "w" },
+    { config: { curation: { auto: "on_stop", log_retention_days: 30, max_input_chars: 10_000 } } },
+    { config: { curation: { auto: "manual" } } },
     {
       config: {
         display: { memory_notifications: "verbose" },
@@ -142,6 +156,12 @@ export async function open(): Promise<Memory[]> {
   await Memory.open({ config: { display: { memory_notifications: "loud" } } });
   // @ts-expect-error the agent is a name
   await Memory.open({ agent: 7 });
+  // @ts-expect-error a workspace is a name
+  await Memory.open({ workspace: 3 });
+  // @ts-expect-error curation.auto is on_stop or manual
+  await Memory.open({ config: { curation: { auto: "always" } } });
+  // @ts-expect-error an unknown curation key
+  await Memory.open({ config: { curation: { retention: 3 } } });
   // @ts-expect-error an adapter needs list and delete
   await Memory.open({ storage: { read: () => null, write: () => {} } });
   // @ts-expect-error Memory has no public constructor: use Memory.open
@@ -246,6 +266,8 @@ export async function promptAndStatus(memory: Memory): Promise<void> {
     expectType<string>(store.usage);
     expectType<string | null>(store.damaged);
   }
+  const workspace: string | null = status.workspace;
+  void workspace;
   // @ts-expect-error "auto" is resolved: status says which storage it chose
   if (status.storage === "auto") void 0;
   // @ts-expect-error StoreStatus has no limit field (verbatim_budget, storage_limit)
@@ -324,8 +346,9 @@ export async function recall(memory: Memory): Promise<void> {
     expectType<number>(item.time);
     exact<Equal<typeof item.target, Target>>();
     expectType<string>(item.entry_id + item.text);
-    exact<Equal<typeof item.cause, "replace" | "remove" | "import" | "rejected">>();
+    exact<Equal<typeof item.cause, "replace" | "remove" | "import" | "rejected" | "supersede" | "prune" | "merge">>();
     expectType<boolean | undefined>(item.confirmed);
+    expectType<string | undefined>(item.agent);
     expectType<string>(item.id);
   }
 
@@ -770,4 +793,100 @@ export async function importance(): Promise<void> {
   const g: Category = "general";
   void c;
   void g;
+}
+
+// --- Activity log, curation ---------------------------------------------
+
+export async function curation(memory: Memory): Promise<void> {
+  const record: ActivityRecord = await memory.log("Looked into the flaky CI job");
+  expectType<string>(record.date + record.time + record.what + record.text);
+  expectType<string | undefined>(record.agent);
+  const logOptions: LogOptions[] = [{}, { agent: "bob" }];
+  for (const o of logOptions) await memory.log("note", o);
+  const today: ActivityRecord[] = await memory.readLog();
+  const day: ActivityRecord[] = await memory.readLog("2026-12-01");
+  const days: string[] = await memory.logDays();
+  void [today, day, days];
+  // @ts-expect-error the note is a string
+  await memory.log({ text: "x" });
+  // @ts-expect-error log takes the agent, nothing else
+  await memory.log("x", { who: "bob" });
+  // @ts-expect-error a day is a string
+  await memory.readLog(new Date());
+
+  const llm: CurationLlm = async ({ messages, tools }) => {
+    expectType<ChatMessage[]>(messages);
+    expectType<number>(tools.length);
+    return { content: JSON.stringify({ facts: [{ content: "Alice owns billing", category: "contact", line: 1 }] }) };
+  };
+  const controller = new AbortController();
+  const options: CurateOptions[] = [
+    {},
+    { llm },
+    { llm, dryRun: true },
+    { llm, signal: controller.signal },
+    { embedder: { model: "m", dimensions: 2, embed: (texts) => texts.map(() => [0, 1]) } },
+  ];
+  for (const o of options) {
+    const report: CurationReport = await memory.curate(o);
+    expectType<number>(
+      report.facts_extracted + report.facts_added + report.memories_updated + report.memories_pruned + report.existing_memories + report.cost_usd,
+    );
+    expectType<boolean>(report.dry_run);
+    exact<Equal<typeof report.extraction.status, "done" | "skipped" | "failed" | "cancelled">>();
+    expectType<string | undefined>(report.extraction.reason);
+    expectType<number>(report.extraction.records_read + report.extraction.chunks);
+    exact<Equal<typeof report.similarity, "cosine" | "lexical">>();
+    expectType<string | undefined>(report.embedder_error);
+    for (const fact of report.facts satisfies CuratedFact[]) {
+      expectType<string>(fact.content + fact.date);
+      exact<Equal<typeof fact.target, Target>>();
+      expectType<number>(fact.importance + fact.similarity);
+      switch (fact.outcome) {
+        case "added":
+          break;
+        case "staged":
+          expectType<string>(fact.pending_id);
+          break;
+        case "duplicate":
+        case "superseded":
+          expectType<string>(fact.existing);
+          break;
+        case "kept_both":
+          expectType<string | undefined>(fact.reason);
+          break;
+        case "refused":
+          expectType<ErrorCode>(fact.code);
+          expectType<string>(fact.error);
+          break;
+        default:
+          assertNever(fact);
+      }
+    }
+    for (const p of report.pruned satisfies PrunedEntry[]) expectType<string>(p.entry_id + p.text + p.reason);
+    expectType<Target[]>(report.consolidated);
+    expectType<string[]>([...report.staged, ...report.expired_logs, ...report.errors]);
+    expectType<number>(report.refused + report.merged + report.usage.calls);
+  }
+  await memory.curate();
+  // @ts-expect-error dryRun, not dry_run
+  await memory.curate({ dry_run: true });
+  // @ts-expect-error the llm answers a message, not a string
+  await memory.curate({ llm: async () => "facts" });
+  // @ts-expect-error the signal is an AbortSignal
+  await memory.curate({ signal: controller });
+
+  const stopOptions: StopOptions[] = [{}, { llm }];
+  for (const o of stopOptions) {
+    const stopped: CurationReport | null = await memory.stop(o);
+    if (stopped !== null) expectType<number>(stopped.facts_added);
+  }
+  await memory.stop();
+  // @ts-expect-error stop takes the llm only
+  await memory.stop({ signal: controller.signal });
+
+  const position: CurationPosition = await memory.curationPosition();
+  expectType<number>(position.version + position.records);
+  expectType<string | undefined>(position.date);
+  expectType<number | undefined>(position.last_run);
 }

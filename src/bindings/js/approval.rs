@@ -89,22 +89,30 @@ fn review_options(options: &JsValue) -> Result<(ReviewOptions, Function, Option<
 
 /// Whether `value` looks like an `AbortSignal` (`aborted` and
 /// `addEventListener`).
-fn is_signal(value: &JsValue) -> bool {
+pub(super) fn is_signal(value: &JsValue) -> bool {
     value.is_object()
         && Reflect::has(value, &"aborted".into()).unwrap_or(false)
         && Reflect::get(value, &"addEventListener".into()).is_ok_and(|f| f.is_function())
 }
 
 /// Whether `signal` has aborted.
-fn aborted(signal: &JsValue) -> bool {
+pub(super) fn aborted(signal: &JsValue) -> bool {
     Reflect::get(signal, &"aborted".into()).is_ok_and(|v| v.is_truthy())
 }
 
-/// `promise`, unless `signal` aborts first: then a rejection. The listener
-/// is removed once either settles, so nothing outlives the call.
-async fn until_aborted(promise: Promise, signal: &JsValue) -> Result<JsValue, JsValue> {
-    let cancelled = || -> JsValue {
-        js_sys::Error::new("the review was cancelled while the host's llm was answering").into()
+/// `promise`, unless `signal` aborts first: then a rejection saying that
+/// `what` (the review, the curation) was cancelled. The listener is
+/// removed once either settles, so nothing outlives the call.
+async fn until_aborted(
+    promise: Promise,
+    signal: &JsValue,
+    what: &'static str,
+) -> Result<JsValue, JsValue> {
+    let cancelled = move || -> JsValue {
+        js_sys::Error::new(&format!(
+            "the {what} was cancelled while the host's llm was answering"
+        ))
+        .into()
     };
     if aborted(signal) {
         return Err(cancelled());
@@ -130,13 +138,16 @@ async fn until_aborted(promise: Promise, signal: &JsValue) -> Result<JsValue, Js
     raced
 }
 
-/// The host's `llm` given to `review`: called with the request as a plain
-/// object `{messages, tools}`; its answer (or the Promise's) is read as
-/// JSON by the core. A throw, a rejection or an abort is an error, which
-/// stops the review with the reason (or as cancelled, after an abort).
-struct JsLlm {
-    function: Function,
-    signal: Option<JsValue>,
+/// The host's `llm` given to `review`, `curate` or `stop`: called with the
+/// request as a plain object `{messages, tools}`; its answer (or the
+/// Promise's) is read as JSON by the core. A throw, a rejection or an
+/// abort is an error, which the core reports (the review stops, the
+/// curation's extraction fails and leaves the log unread).
+pub(super) struct JsLlm {
+    pub(super) function: Function,
+    pub(super) signal: Option<JsValue>,
+    /// What calls it, for the abort's message: `review`, `curation`.
+    pub(super) what: &'static str,
 }
 
 impl Llm for JsLlm {
@@ -155,7 +166,7 @@ impl Llm for JsLlm {
                 .map_err(|e| failed(&e))?;
             let answer = Promise::resolve(&answer);
             let answer = match &self.signal {
-                Some(signal) => until_aborted(answer, signal).await,
+                Some(signal) => until_aborted(answer, signal, self.what).await,
                 None => JsFuture::from(answer).await,
             }
             .map_err(|e| failed(&e))?;
@@ -267,6 +278,7 @@ impl JsMemory {
             let llm = JsLlm {
                 function,
                 signal: signal.clone(),
+                what: "review",
             };
             let report = memory.review(&options, &llm, &cancelled).await;
             from_serde(&report.map_err(throw)?)

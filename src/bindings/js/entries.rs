@@ -29,6 +29,7 @@ const EMBEDDER_KEYS: [&str; 3] = ["model", "dimensions", "embed"];
 /// `Float32Array` (or any typed array) or an array of numbers; anything
 /// else is an error, which makes that recall keyword-only (the core says
 /// so in `skipped`).
+#[derive(Clone)]
 pub(super) struct JsEmbedder {
     model: String,
     dimensions: usize,
@@ -113,12 +114,18 @@ pub(super) fn embedder_option(opts: &JsValue) -> Result<Option<JsEmbedder>, Erro
         return Ok(None);
     }
     let value = Reflect::get(opts, &"embedder".into()).unwrap_or(JsValue::UNDEFINED);
+    embedder_from(value, ErrorKind::InvalidConfig)
+}
+
+/// An embedder `{model, dimensions, embed}` (none for `undefined` or
+/// `null`), checked for shape: an error of `kind` on a bad one.
+pub(super) fn embedder_from(value: JsValue, kind: ErrorKind) -> Result<Option<JsEmbedder>, Error> {
     if value.is_undefined() || value.is_null() {
         return Ok(None);
     }
     let bad = |why: &str| {
         Error::new(
-            ErrorKind::InvalidConfig,
+            kind,
             format!(
                 "embedder {why}; expected {{model: string, dimensions: number, embed: async \
                  (texts) => Float32Array[] | number[][]}}"

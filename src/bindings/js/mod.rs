@@ -6,6 +6,7 @@
 //! instead of failing, and a call after `close()` rejects with `closed`.
 
 mod approval;
+mod curation;
 mod entries;
 mod interop;
 
@@ -37,6 +38,11 @@ const _: &str = include_str!("types.d.ts");
 struct Open {
     memory: Mutex<Option<Memory<JsStorage>>>,
     pending: Cell<usize>,
+    /// The named workspace (none: the default one), for `status()`.
+    workspace: Option<String>,
+    /// The embedder lent at open, lent again after a call that lent its
+    /// own for a while (`curate({embedder})`).
+    embedder: Option<entries::JsEmbedder>,
 }
 
 type Shared = Rc<Open>;
@@ -49,7 +55,7 @@ pub struct JsMemory {
     _listener: Option<Closure<dyn FnMut(JsValue)>>,
 }
 
-const OPTION_KEYS: [&str; 7] = [
+const OPTION_KEYS: [&str; 8] = [
     "storage",
     "name",
     "dir",
@@ -57,15 +63,41 @@ const OPTION_KEYS: [&str; 7] = [
     "classifier",
     "embedder",
     "agent",
+    "workspace",
 ];
 
 /// Name of the memory when `name` is not given.
 const DEFAULT_NAME: &str = "default";
 
-async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
+/// The `workspace` option of `Memory.open`, when given (none: the default
+/// workspace), checked before anything is created: `invalid-input` for a
+/// name that cannot be a directory.
+fn workspace_option(opts: &JsValue) -> Result<Option<String>, Error> {
+    if !opts.is_object() {
+        return Ok(None);
+    }
+    match Reflect::get(opts, &"workspace".into()).unwrap_or(JsValue::UNDEFINED) {
+        v if v.is_undefined() || v.is_null() => Ok(None),
+        v => {
+            let workspace = to_string(&v, "workspace").map_err(|e| {
+                Error::input(format!(
+                    "{}; a workspace is named by 1 to 64 of A-Z a-z 0-9 - _ .",
+                    e.message()
+                ))
+            })?;
+            crate::storage::check_workspace(&workspace)?;
+            Ok(Some(workspace))
+        }
+    }
+}
+
+async fn open_storage(
+    opts: &JsValue,
+    workspace: Option<&str>,
+) -> Result<(JsStorage, Config), Error> {
     if opts.is_undefined() || opts.is_null() {
         return Ok((
-            JsStorage::named("memory", DEFAULT_NAME).await?,
+            JsStorage::named("memory", DEFAULT_NAME, None).await?,
             Config::default(),
         ));
     }
@@ -111,10 +143,12 @@ async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
         v => to_string(&v, "name")?,
     };
     let storage = if storage.is_undefined() || storage.is_null() {
-        JsStorage::named("memory", &name).await?
+        JsStorage::named("memory", &name, workspace).await?
     } else if let Some(kind) = storage.as_string() {
         match kind.as_str() {
-            "memory" | "opfs" | "indexeddb" | "auto" => JsStorage::named(&kind, &name).await?,
+            "memory" | "opfs" | "indexeddb" | "auto" => {
+                JsStorage::named(&kind, &name, workspace).await?
+            }
             "fs" => {
                 let dir = to_string(&dir, "dir").map_err(|_| {
                     Error::new(
@@ -122,7 +156,7 @@ async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
                         "storage \"fs\" needs dir: the memories directory (the CLI's --dir)",
                     )
                 })?;
-                JsStorage::fs(&dir)?
+                JsStorage::fs(&dir, workspace)?
             }
             other => {
                 return Err(Error::new(
@@ -136,7 +170,7 @@ async fn open_storage(opts: &JsValue) -> Result<(JsStorage, Config), Error> {
             }
         }
     } else if storage.is_object() {
-        JsStorage::host(storage, "host")?
+        JsStorage::host(storage, "host", workspace)?
     } else {
         return Err(Error::new(
             ErrorKind::InvalidConfig,
@@ -233,6 +267,18 @@ where
     })
 }
 
+/// `status()` as JS: the core's status and the workspace (`null` for the
+/// default one), which is the binding's: the core sees only its storage.
+fn status_of(memory: &Memory<JsStorage>, workspace: Option<&str>) -> Result<JsValue, JsValue> {
+    let status = from_serde(&memory.status())?;
+    Reflect::set(
+        &status,
+        &"workspace".into(),
+        &workspace.map_or(JsValue::NULL, JsValue::from),
+    )?;
+    Ok(status)
+}
+
 /// A core error as the value a promise rejects with.
 fn throw(e: Error) -> JsValue {
     to_js_error(&e)
@@ -256,10 +302,13 @@ impl JsMemory {
             let classifier = classifier_option(&opts).map_err(throw)?;
             let agent = agent_option(&opts).map_err(throw)?;
             let embedder = entries::embedder_option(&opts).map_err(throw)?;
-            let (storage, config) = open_storage(&opts).await.map_err(throw)?;
+            let workspace = workspace_option(&opts).map_err(throw)?;
+            let (storage, config) = open_storage(&opts, workspace.as_deref())
+                .await
+                .map_err(throw)?;
             let mut memory = Memory::open(storage, config).await.map_err(throw)?;
             memory.set_classifier(classifier);
-            if let Err(e) = memory.set_embedder(embedder.map(|e| Box::new(e) as _)) {
+            if let Err(e) = memory.set_embedder(embedder.clone().map(|e| Box::new(e) as _)) {
                 memory.storage().close();
                 return Err(throw(Error::new(ErrorKind::InvalidConfig, e.message())));
             }
@@ -270,6 +319,8 @@ impl JsMemory {
             let inner: Shared = Rc::new(Open {
                 pending: Cell::new(memory.approval_status().pending),
                 memory: Mutex::new(Some(memory)),
+                workspace,
+                embedder,
             });
             let listener = listen(&inner).await;
             Ok(JsMemory {
@@ -366,12 +417,13 @@ impl JsMemory {
         })
     }
 
-    /// Sizes, limits and modes of both stores.
+    /// Sizes, limits and modes of both stores, and the workspace.
     #[wasm_bindgen(unchecked_return_type = "Promise<Status>")]
     pub fn status(&self) -> Promise {
+        let workspace = self.inner.workspace.clone();
         with_open(&self.inner, async move |memory| {
             memory.refresh().await.map_err(throw)?;
-            from_serde(&memory.status())
+            status_of(memory, workspace.as_deref())
         })
     }
 
@@ -391,10 +443,11 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_param_type = "Partial<MarkdownFiles>")] files: JsValue,
     ) -> Promise {
         let decoded = decode_files(&files);
+        let workspace = self.inner.workspace.clone();
         with_open(&self.inner, async move |memory| {
             let files = decoded.map_err(throw)?;
             memory.import_markdown(&files).await.map_err(throw)?;
-            from_serde(&memory.status())
+            status_of(memory, workspace.as_deref())
         })
     }
 

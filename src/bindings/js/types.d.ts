@@ -290,6 +290,15 @@ export interface MemoryConfig {
       max_input_chars?: number;
     };
   };
+  /** When curation runs and what the activity log keeps (see `curate()`). */
+  curation?: {
+    /** `"on_stop"`: `stop()` curates; `"manual"` (default): only `curate()` does. */
+    auto?: "on_stop" | "manual";
+    /** Days a day's activity log is kept, 1 to 36500 (default 90); older days are deleted when curation runs. */
+    log_retention_days?: number;
+    /** The most chars of log one extraction call sends, from 1000 (default 24,000); a longer log is read in several calls. */
+    max_input_chars?: number;
+  };
 }
 
 /** What a storage adapter's `read` may answer. */
@@ -338,9 +347,22 @@ export interface MemoryOptions {
   classifier?: (text: string) => number | Promise<number>;
   /**
    * The agent writing through this memory (one line, at most 64 chars):
-   * every staged write carries it, so the user can tell agents apart.
+   * every write's activity log record and every staged write carry it, so
+   * the user can tell agents apart.
    */
   agent?: string;
+  /**
+   * A named workspace: a memory of its own beside the default one (its own
+   * stores, state, history and activity log). 1 to 64 of `A-Za-z0-9._-`,
+   * not starting with `.` (else `invalid-input`, and nothing is created).
+   * Browser storages keep it as the database `name@workspace` (the default
+   * workspace keeps `name`; `Memory.list()` lists both forms and
+   * `Memory.delete()` / `recover()` take them); `"fs"` keeps it in
+   * `<dir>/../workspaces/<workspace>/memories`, the CLI's layout, and needs
+   * `dir` to end in `memories`; an adapter gets its blob names prefixed
+   * `workspaces/<workspace>/`. Absent: the default workspace.
+   */
+  workspace?: string;
   /**
    * A host's embedding model: `recall` and `inject` then rank by the
    * hybrid (by default 0.4 × semantic + 0.6 × keyword, see
@@ -379,6 +401,8 @@ export interface Status {
   approval: ApprovalStatus;
   /** How recall ranks: `"keyword"`, or `"hybrid (<model>, <n> dimensions)"` with an embedder. */
   recall: string;
+  /** The named workspace this memory is, or `null` for the default one. */
+  workspace: string | null;
 }
 
 /** Whether write approval is in force (`status().approval`, `setApproval()`). */
@@ -814,4 +838,166 @@ export interface SessionToolResult {
   sessions?: SessionInfo[];
   error?: string;
   code?: ErrorCode;
+}
+
+/** One record of the activity log (`log()`, `readLog()`). */
+export interface ActivityRecord {
+  /** The day, `YYYY-MM-DD` (UTC). */
+  date: string;
+  /** The time of day, `HH:MM:SS` (UTC). */
+  time: string;
+  /** The agent that wrote it, when one was named. */
+  agent?: string;
+  /**
+   * What happened: `"note"`, `"memory add"`, `"user replace"`, `"memory
+   * remove"`, `"memory add (curation)"`, `"turn user"`, `"turn assistant"`,
+   * `"curation"`, …
+   */
+  what: string;
+  /** The text (the new text of a replace, the removed text of a remove, the message of a turn). */
+  text: string;
+}
+
+/** Options of `log()`. */
+export interface LogOptions {
+  /** The agent logging the note (one line, at most 64 chars); default: the memory's `agent`. */
+  agent?: string;
+}
+
+/**
+ * The host's model for `curate()` and `stop()`: the same function as
+ * `review()`'s `llm`. Curation sends `tools: []` and reads the answer's
+ * `content` as JSON (`{"facts": [...]}`, then `{"decision": ...}` for a
+ * fact close to an entry).
+ */
+export type CurationLlm = ReviewLlm;
+
+/** Options of `curate()`. */
+export interface CurateOptions {
+  /**
+   * Extracts the facts (and decides the gray zone). Without it the
+   * extraction is skipped and the log stays unread for the next curation;
+   * duplicates, consolidation and pruning still run. A throw, a rejection
+   * or nonsense fails the extraction (`extraction.status: "failed"`):
+   * nothing of that part of the log is written, and it is read again next
+   * time. It must not call this memory: calls wait until curation ends.
+   */
+  llm?: CurationLlm;
+  /**
+   * Compares facts with entries by the cosine of its vectors (else
+   * lexically), for this call only; the embedder given to `Memory.open`
+   * (if any) is lent again afterwards. In a page with `mnemo/browser` and
+   * OPFS, `embed` stays in the page like the open's.
+   */
+  embedder?: Embedder;
+  /** Write nothing: the report says what would be done. */
+  dryRun?: boolean;
+  /** Cancels between steps, and interrupts an `llm` that has not answered. */
+  signal?: AbortSignal;
+}
+
+/** Options of `stop()`. */
+export interface StopOptions {
+  /** The curation's model when `curation.auto` is `"on_stop"` (see `CurateOptions.llm`). */
+  llm?: CurationLlm;
+}
+
+/** What every extracted fact carries. */
+export interface CuratedFactBase {
+  /** The fact, one sentence (relative dates resolved). */
+  content: string;
+  /** Its category; absent: general. */
+  category?: Category;
+  /** 0 to 1. */
+  importance: number;
+  /** The store it belongs in. */
+  target: Target;
+  /** The date of the log line it came from. */
+  date: string;
+  /** Its best similarity (0 to 1) with an entry of its store. */
+  similarity: number;
+}
+
+/** One extracted fact and what became of it (`outcome`). */
+export type CuratedFact = CuratedFactBase &
+  (
+    | { outcome: "added" }
+    /** Staged for approval (write approval is on). */
+    | { outcome: "staged"; pending_id: string }
+    /** Skipped: an entry says the same (0.9 or more alike). */
+    | { outcome: "duplicate"; existing: string }
+    /** Replaced the entry `existing` (0.7 to 0.9 alike and the llm said so); the old text is in `history()` (cause `supersede`). */
+    | { outcome: "superseded"; existing: string }
+    /** Added beside the similar entry `existing`; `reason` when the gray-zone call failed. */
+    | { outcome: "kept_both"; existing: string; reason?: string }
+    /** The write was refused (scanner, limits, format). */
+    | { outcome: "refused"; code: ErrorCode; error: string }
+  );
+
+/** An entry curation pruned (or, in a dry run, would prune). */
+export interface PrunedEntry {
+  target: Target;
+  /** Its stable id; its text is in `history()` (cause `prune`), restorable. */
+  entry_id: string;
+  text: string;
+  /** The rule that pruned it. */
+  reason: string;
+}
+
+/** What `curate()` (and `stop()`) did: the spec's metrics first, then the details. */
+export interface CurationReport {
+  /** Facts the model extracted. */
+  facts_extracted: number;
+  /** Facts stored as new entries (kept beside a similar one included). */
+  facts_added: number;
+  /** Entries a fact superseded. */
+  memories_updated: number;
+  /** Entries pruned. */
+  memories_pruned: number;
+  /** Entries in both stores afterwards. */
+  existing_memories: number;
+  /** What the host's model reported it cost, in US dollars (0 when it reported nothing). */
+  cost_usd: number;
+  /** Nothing was written. */
+  dry_run: boolean;
+  extraction: {
+    /** `skipped`: no llm, or nothing new in the log; `failed`: see `reason` (that log stays unread); `cancelled`: the signal. */
+    status: "done" | "skipped" | "failed" | "cancelled";
+    reason?: string;
+    /** Log records read (notes and turns). */
+    records_read: number;
+    /** Calls made to extract. */
+    chunks: number;
+  };
+  /** How facts were compared with entries. */
+  similarity: "cosine" | "lexical";
+  /** Why the embedder was not used, when it failed. */
+  embedder_error?: string;
+  facts: CuratedFact[];
+  /** Ids of the writes staged for approval. */
+  staged: string[];
+  /** Facts whose write was refused. */
+  refused: number;
+  pruned: PrunedEntry[];
+  /** Stores rewritten by the consolidation (grouped by category). */
+  consolidated: Target[];
+  /** Exact duplicate entries the consolidation merged. */
+  merged: number;
+  /** Day logs deleted by the retention. */
+  expired_logs: string[];
+  /** What the host's model reported, added up. */
+  usage: ReviewUsage;
+  /** Steps that could not be done, and why. */
+  errors: string[];
+}
+
+/** Where curation reads the log from (`curationPosition()`). */
+export interface CurationPosition {
+  version: number;
+  /** The last day read, `YYYY-MM-DD`; absent before the first curation that read the log. */
+  date?: string;
+  /** How many records of that day were read. */
+  records: number;
+  /** When a curation last finished, ms since the Unix epoch. */
+  last_run?: number;
 }

@@ -33,7 +33,7 @@ use crate::db;
 use crate::error::{Error, ErrorKind, Result};
 use crate::storage::adapter::js_error;
 use crate::storage::sqlite::{Backing, Slot, SqliteStorage};
-use crate::storage::{check_name, Storage};
+use crate::storage::{check_key, Storage};
 
 #[wasm_bindgen(module = "/js/browser-db.js")]
 extern "C" {
@@ -83,7 +83,7 @@ pub fn auto_backend() -> &'static str {
 /// creating) its database now, so that a damaged or newer one is reported
 /// here.
 pub async fn open(name: &str, kind: &str) -> Result<SqliteStorage<Browser>> {
-    check_name(name)?;
+    check_key(name)?;
     let db = Slot::default();
     let browser = match kind {
         "indexeddb" => {
@@ -242,7 +242,7 @@ pub async fn list_all() -> Result<Vec<String>> {
 /// history that still read back. A sound database or one from a newer
 /// mnemo is refused and left alone.
 pub async fn recover(name: &str, kind: &str) -> Result<Recovered> {
-    check_name(name)?;
+    check_key(name)?;
     if kind == "opfs" && !opfs_available() {
         return Err(Error::new(
             ErrorKind::InvalidConfig,
@@ -275,7 +275,7 @@ pub async fn recover(name: &str, kind: &str) -> Result<Recovered> {
 /// Removes every byte of memory `name` (OPFS and IndexedDB) under its
 /// lock; returns the backends that held data.
 pub async fn remove_all(name: &str) -> Result<Vec<String>> {
-    check_name(name)?;
+    check_key(name)?;
     let release = lease::acquire(name, "delete", &JsValue::NULL).await?;
     // A pool of this context must let go of its files first.
     let removed = match opfs::forget(name).await {
