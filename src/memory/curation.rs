@@ -107,6 +107,12 @@ impl<S: Storage> Memory<S> {
                     report.extraction.chunks += 1;
                     let facts = match self.extract(llm, &chunk, &mut report.usage).await {
                         Ok(facts) => facts,
+                        // A host that interrupts its model on a cancel
+                        // fails the call: that is the cancel.
+                        Err(_) if cancelled() => {
+                            report.extraction.status = "cancelled";
+                            break;
+                        }
                         Err(e) => {
                             report.extraction.status = "failed";
                             report.extraction.reason = Some(format!(
@@ -120,6 +126,12 @@ impl<S: Storage> Memory<S> {
                     };
                     report.facts_extracted += facts.len();
                     for fact in facts {
+                        // A cancel leaves the chunk unread: the facts
+                        // written so far are duplicates next time.
+                        if cancelled() {
+                            report.extraction.status = "cancelled";
+                            break;
+                        }
                         let done = self
                             .place(
                                 fact,
@@ -131,6 +143,9 @@ impl<S: Storage> Memory<S> {
                             )
                             .await;
                         report.facts.push(done);
+                    }
+                    if report.extraction.status == "cancelled" {
+                        break;
                     }
                     if !dry_run {
                         // After the chunk's writes: a crash before this
@@ -188,7 +203,10 @@ impl<S: Storage> Memory<S> {
             .map(|&t| self.stores[t.index()].entries().len())
             .sum();
         report.existing_memories = if dry_run {
-            (live + virtual_adds.len()).saturating_sub(report.pruned.len() + report.merged)
+            // Every would-be write is in `virtual_adds`; a supersede also
+            // takes an entry out.
+            (live + virtual_adds.len())
+                .saturating_sub(report.memories_updated + report.pruned.len() + report.merged)
         } else {
             live
         };

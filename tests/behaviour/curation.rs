@@ -133,6 +133,18 @@ fn three_facts() -> Result<Value, String> {
 pub async fn curation_extracts_dedupes_supersedes_and_reports() {
     let (s, _) = clocked();
     let mut m = seeded(&s).await;
+    // A dry run makes the calls, reports the same, and writes nothing.
+    let llm = Scripted::new(vec![
+        three_facts(),
+        answer(json!({"decision": "supersede"})),
+    ]);
+    let before = s.snapshot();
+    let dry = m.curate(Some(&llm), true, &|| false).await.unwrap();
+    assert_eq!(
+        (dry.facts_added, dry.memories_updated, dry.existing_memories),
+        (1, 1, 3)
+    );
+    assert_eq!(s.snapshot(), before);
     let llm = Scripted::new(vec![
         three_facts(),
         answer(json!({"decision": "supersede"})),
@@ -284,6 +296,11 @@ pub async fn curation_without_a_model_runs_the_deterministic_steps() {
     assert_eq!(r.extraction.status, "skipped");
     assert!(r.extraction.reason.as_deref().unwrap().contains("no llm"));
     assert_eq!(r.facts_extracted, 0);
+    // A cancelled curation asks nothing and leaves the log unread.
+    let llm = Scripted::new(vec![three_facts()]);
+    let r = m.curate(Some(&llm), false, &|| true).await.unwrap();
+    assert_eq!(r.extraction.status, "cancelled");
+    assert!(llm.requests.borrow().is_empty());
     // The log stays unread for a curation with a model.
     let llm = Scripted::new(vec![facts(json!([]))]);
     let r = curate(&mut m, Some(&llm)).await;

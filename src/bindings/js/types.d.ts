@@ -292,7 +292,7 @@ export interface MemoryConfig {
   };
   /** When curation runs and what the activity log keeps (see `curate()`). */
   curation?: {
-    /** `"on_stop"`: `stop()` curates; `"manual"` (default): only `curate()` does. */
+    /** `"on_stop"` (default, as in the spec): `stop()` curates; `"manual"`: only `curate()` does. */
     auto?: "on_stop" | "manual";
     /** Days a day's activity log is kept, 1 to 36500 (default 90); older days are deleted when curation runs. */
     log_retention_days?: number;

@@ -446,6 +446,7 @@ mod tests {
             dangling: vec!["Rerankers".into()],
             pinned: false,
             blocked: false,
+            agent: None,
         }
     }
 
