@@ -10,6 +10,18 @@
 //   GET  /w/<workspace>/status   → Status
 //   GET  /w/<workspace>/export   → {"MEMORY.md", "USER.md"}
 //   POST /w/<workspace>/import   body: {"MEMORY.md"?, "USER.md"?} → Status
+//   POST /w/<workspace>/log      body: {note} → the activity record
+//   GET  /w/<workspace>/log      (?date=YYYY-MM-DD) → the day's records
+//   GET  /w/<workspace>/history  → the superseded texts, with their agents
+//   POST /w/<workspace>/curate   body: {dryRun?} → the curation report
+//                                (no model here: duplicates, consolidation,
+//                                pruning; the log stays for a curation
+//                                with one)
+//
+// Every request may name its agent (`?agent=NAME` or the `x-mnemo-agent`
+// header): its writes and log lines carry the name. The Durable Object runs
+// one request's memory calls at a time, so two clients never see each
+// other's agent.
 //
 // Errors: 400 with {error, code} for a bad request, 404 for an unknown route.
 // mnemo.js and mnemo_bg.wasm are the lean web build (pkg/lean/web): no
@@ -26,6 +38,8 @@ export class Workspace {
   constructor(ctx) {
     this.ctx = ctx;
     this.opening = null;
+    /** The requests' turns: each runs after the one before it ends. */
+    this.turn = Promise.resolve();
   }
 
   /** The workspace's memory, over the Durable Object's storage: opened
@@ -48,7 +62,8 @@ export class Workspace {
   }
 
   async fetch(request) {
-    const op = new URL(request.url).pathname.split("/").pop();
+    const url = new URL(request.url);
+    const op = url.pathname.split("/").pop();
     let body;
     if (request.method === "POST") {
       try {
@@ -57,9 +72,17 @@ export class Workspace {
         return json({ error: "the body is not JSON", code: "invalid-input" }, 400);
       }
     }
+    const agent = url.searchParams.get("agent") ?? request.headers.get("x-mnemo-agent");
+    const run = this.turn.then(() => this.handle(request.method, op, url, body, agent));
+    this.turn = run.catch(() => {});
+    return run;
+  }
+
+  async handle(method, op, url, body, agent) {
     try {
       const memory = await this.open();
-      switch (`${request.method} ${op}`) {
+      await memory.setAgent(agent || null);
+      switch (`${method} ${op}`) {
         case "POST tool":
           return json(await memory.tool(body));
         case "GET prompt":
@@ -76,8 +99,16 @@ export class Workspace {
           return json(await memory.exportMarkdown());
         case "POST import":
           return json(await memory.importMarkdown(body));
+        case "POST log":
+          return json(await memory.log(body?.note));
+        case "GET log":
+          return json(await memory.readLog(url.searchParams.get("date") ?? undefined));
+        case "GET history":
+          return json(await memory.history());
+        case "POST curate":
+          return json(await memory.curate({ dryRun: body?.dryRun === true }));
         default:
-          return json({ error: `no route ${request.method} ${op}`, code: "invalid-input" }, 404);
+          return json({ error: `no route ${method} ${op}`, code: "invalid-input" }, 404);
       }
     } catch (e) {
       // A MnemoError (bad options, storage failure): its code and message.

@@ -18,7 +18,7 @@ test("a workspace is shared, serialises writers and survives a restart", async (
   const client = (name) =>
     Promise.all(
       Array.from({ length: 15 }, (_, i) =>
-        w.call("/w/team/tool", { action: "add", target: "memory", content: `${name} note ${i}` }),
+        w.call(`/w/team/tool?agent=${name}`, { action: "add", target: "memory", content: `${name} note ${i}` }),
       ),
     );
   const [a, b] = await Promise.all([client("alpha"), client("beta")]);
@@ -26,6 +26,19 @@ test("a workspace is shared, serialises writers and survives a restart", async (
   let status = await w.call("/w/team/status");
   assert.equal(status.body.memory.entries, 30);
   assert.equal(status.body.storage, "host");
+  // Each write is attributed to its client's agent, in the log and the
+  // history.
+  const log = (await w.call("/w/team/log")).body;
+  assert.equal(log.length, 30);
+  for (const r of log) assert.ok(r.text.startsWith(`${r.agent} note`), JSON.stringify(r));
+  const replaced = await w.call("/w/team/tool?agent=gamma", { action: "replace", target: "memory", old_text: "alpha note 14", content: "alpha note 14, edited" });
+  assert.ok(replaced.body.success, JSON.stringify(replaced.body));
+  const history = (await w.call("/w/team/history")).body;
+  assert.deepEqual([history[0].text, history[0].agent], ["alpha note 14", "gamma"]);
+  assert.equal((await w.call("/w/team/log?agent=delta", { note: "Reviewed the notes" })).body.agent, "delta");
+  const curated = (await w.call("/w/team/curate", { dryRun: true })).body;
+  assert.equal(curated.extraction.status, "skipped");
+  assert.equal(curated.dry_run, true);
   // Another workspace is separate.
   assert.equal((await w.call("/w/other/status")).body.memory.entries, 0);
   // Errors keep their codes.

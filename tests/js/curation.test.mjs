@@ -511,3 +511,26 @@ test("two Node processes writing one fs directory at once lose nothing; the log 
   for (const r of writes) assert.equal(r.agent, r.text.split(" ")[0], JSON.stringify(r));
   await m.close();
 });
+
+test("setAgent names the writer of the calls after it; a bad name changes nothing", async () => {
+  const m = await Memory.open({ agent: "first" });
+  await m.tool(add("memory", "Written by the first agent"));
+  await m.setAgent("second");
+  await m.tool(add("memory", "Written by the second agent"));
+  await rejects(m.setAgent("two\nlines"), "invalid-input");
+  await m.log("still the second");
+  await m.setAgent(null);
+  await m.log("nobody");
+  const log = await m.readLog();
+  assert.deepEqual(
+    log.map((r) => [r.agent ?? null, r.text]),
+    [
+      ["first", "Written by the first agent"],
+      ["second", "Written by the second agent"],
+      ["second", "still the second"],
+      [null, "nobody"],
+    ],
+  );
+  assert.deepEqual((await m.journey()).nodes.map((n) => n.agent), ["first", "second"]);
+  await m.close();
+});

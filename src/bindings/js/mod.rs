@@ -517,6 +517,29 @@ impl JsMemory {
         })
     }
 
+    /// Names the agent whose writes, notes and staged writes these are from
+    /// now on (`null` for none): one line of at most 64 chars, else
+    /// `invalid-input` and nothing changes. For a host serving several
+    /// agents over one memory (a Durable Object); queued like every call,
+    /// so a write made after it carries the name.
+    #[wasm_bindgen(js_name = setAgent, unchecked_return_type = "Promise<void>")]
+    pub fn set_agent(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | null")] agent: JsValue,
+    ) -> Promise {
+        let agent = if agent.is_null() || agent.is_undefined() {
+            Ok(None)
+        } else {
+            to_string(&agent, "agent").map(Some)
+        };
+        with_open(&self.inner, async move |memory| {
+            memory
+                .set_agent(agent.map_err(throw)?.as_deref())
+                .map_err(throw)?;
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
     /// Adds a fact the user confirmed (default target `user`); answers like
     /// the memory tool.
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
