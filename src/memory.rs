@@ -914,6 +914,26 @@ impl<S: Storage> Memory<S> {
         block
     }
 
+    /// The notes the context would attach for `message` (see
+    /// [`crate::recall::View::context_notes`]), best first, capped at
+    /// `max_chars` by [`crate::recall::cap`]; `whole` searches stores that
+    /// fit the prompt too (a memory read beside another one, as the global
+    /// scope beside a project). For a host that builds one block from
+    /// several memories with [`crate::recall::context_block`].
+    pub fn context_notes(&mut self, message: &str, whole: bool, max_chars: usize) -> Vec<String> {
+        self.end_turn();
+        let mut picked = self.view().context_notes(message, whole);
+        let notes = crate::recall::cap(
+            picked
+                .iter()
+                .map(|&(t, i)| self.stores[t.index()].entries()[i].as_str()),
+            max_chars,
+        );
+        picked.truncate(notes.len());
+        self.note_access(picked.into_iter());
+        notes
+    }
+
     /// Sizes, limits and modes of both stores (live state).
     pub fn status(&self) -> Status {
         let store_status = |target: Target| {

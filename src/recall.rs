@@ -120,15 +120,36 @@ impl View<'_> {
 
     /// [`View::context`], with the entries it attached.
     pub fn context_picked(&self, message: &str) -> (String, Vec<(Target, usize)>) {
+        let mut picked = self.context_notes(message, false);
+        let notes = cap(
+            picked
+                .iter()
+                .map(|&(t, i)| self.stores[t.index()].entries()[i].as_str()),
+            self.config.memory.recall.max_chars,
+        );
+        if notes.is_empty() {
+            return (String::new(), Vec::new());
+        }
+        picked.truncate(notes.len());
+        (context_block(&notes), picked)
+    }
+
+    /// The entries the context attaches for `message`, best first, before
+    /// the `max_chars` cap: the `top_k` best matches, then the notes linked
+    /// to them. Only stores beyond their verbatim budget are searched,
+    /// unless `whole` (a memory whose stores are not in the prompt at all,
+    /// such as another scope's).
+    pub fn context_notes(&self, message: &str, whole: bool) -> Vec<(Target, usize)> {
         let recall = &self.config.memory.recall;
         let searched: Vec<Target> = Target::ALL
             .into_iter()
             .filter(|&t| {
-                self.config.enabled(t) && !fits_verbatim(&self.stores[t.index()], t, self.config)
+                self.config.enabled(t)
+                    && (whole || !fits_verbatim(&self.stores[t.index()], t, self.config))
             })
             .collect();
         if searched.is_empty() {
-            return (String::new(), Vec::new());
+            return Vec::new();
         }
         // Blocked entries never reach the context, not even as a placeholder.
         let clean = |t: Target, i: usize| self.stores[t.index()].verdict(i).is_none();
@@ -159,21 +180,17 @@ impl View<'_> {
                 }
             }
         }
-        let notes = cap(
-            picked
-                .iter()
-                .map(|&(t, i)| self.stores[t.index()].entries()[i].as_str()),
-            recall.max_chars,
-        );
-        if notes.is_empty() {
-            return (String::new(), Vec::new());
-        }
-        picked.truncate(notes.len());
-        (
-            format!("{OPEN}\n{}\n{CLOSE}", notes.join(SEPARATOR)),
-            picked,
-        )
+        picked
     }
+}
+
+/// The `<memory-context>` block around `notes` (already capped, see
+/// [`cap`]); `""` for none.
+pub fn context_block(notes: &[String]) -> String {
+    if notes.is_empty() {
+        return String::new();
+    }
+    format!("{OPEN}\n{}\n{CLOSE}", notes.join(SEPARATOR))
 }
 
 fn rank(hits: &mut [(Target, usize, f32)]) {

@@ -417,6 +417,19 @@ fn search_and_recall_in_a_project_read_both_scopes_with_labels() {
     let text = w.ok(&project, &["recall", "deploy"]);
     assert!(text.contains("[global] relevance"), "{text}");
     assert!(text.contains("[project] relevance"), "{text}");
+    // Context: the project's stores are whole in its prompt, the global
+    // scope's are not, so its note is attached, labelled.
+    let context = w.ok(&project, &["context", "How do I deploy?"]);
+    assert_eq!(
+        context.trim_end(),
+        "<memory-context>\n[global] Deploy with the global runbook\n</memory-context>",
+        "{context}"
+    );
+    let alone = w.ok(
+        &project,
+        &["--scope", "project", "context", "How do I deploy?"],
+    );
+    assert_eq!(alone, "");
     // --scope project reads the project alone; outside, no labels.
     let only = json(&w.ok(
         &project,

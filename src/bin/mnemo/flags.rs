@@ -250,7 +250,9 @@ Print the per-turn <memory-context> block for a user's MESSAGE: the best notes
 (recall.top_k) of the stores that outgrew their verbatim budget, the notes
 linked to them with [[wikilinks]] (recall.hops steps, both directions), capped
 at recall.max_chars. Prints nothing when every store is whole in the system
-prompt or nothing matches.")]
+prompt or nothing matches. Inside a project (found by lookup), the global
+scope's matching notes follow the project's, searched whole (none of them is
+in a project's prompt), each note tagged [project] or [global].")]
     Context {
         /// The user's message; `-` reads it from standard input
         #[arg(value_name = "MESSAGE")]

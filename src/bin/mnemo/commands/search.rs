@@ -150,8 +150,44 @@ pub fn with_scopes(hits: Value, scopes: &[Scope]) -> Value {
 /// `mnemo context`: the `<memory-context>` block for `message`, if any.
 pub fn context(paths: &Paths, message: String) -> Result<ExitCode> {
     let message = arg_or_stdin(message)?;
-    let (mut memory, _) = paths.open()?;
-    let block = memory.context(&message);
+    let readers = paths.readers()?;
+    if readers.len() < 2 {
+        let (mut memory, _) = paths.open()?;
+        let block = memory.context(&message);
+        if !block.is_empty() {
+            out(&format!("{block}\n"))?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    // A project read with the global scope: the project's notes first (its
+    // stores beyond the prompt, as always), then the global scope's (none
+    // of it is in a project's prompt), each labelled, within the project's
+    // max_chars.
+    let mut labelled: Vec<String> = Vec::new();
+    let mut max_chars = 0;
+    for (i, (scope, reader)) in readers.iter().enumerate() {
+        let (mut memory, _) = match reader.open() {
+            Ok(opened) => opened,
+            Err(e) if i > 0 => {
+                let _ = writeln!(
+                    io::stderr(),
+                    "warning: the {} scope could not be read: {}",
+                    scope.name(),
+                    e.message()
+                );
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if i == 0 {
+            max_chars = memory.config().memory.recall.max_chars;
+        }
+        for note in memory.context_notes(&message, i > 0, max_chars) {
+            labelled.push(format!("[{}] {note}", scope.name()));
+        }
+    }
+    let notes = mnemo::recall::cap(labelled.iter().map(String::as_str), max_chars);
+    let block = mnemo::recall::context_block(&notes);
     if !block.is_empty() {
         out(&format!("{block}\n"))?;
     }
