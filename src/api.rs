@@ -128,19 +128,25 @@ pub(crate) fn fields(value: &Value, what: &str, allowed: &[&str]) -> Result<Vec<
             )))
         }
     };
-    let unknown: Vec<&str> = map
-        .keys()
-        .map(String::as_str)
-        .filter(|k| !allowed.contains(k))
-        .collect();
-    if !unknown.is_empty() {
-        return Err(Error::input(format!(
-            "unknown {what} field(s) {}; expected only: {}",
-            unknown.join(", "),
-            allowed.join(", ")
-        )));
-    }
+    only_known(what, map.keys().map(String::as_str), allowed)?;
     Ok(map.into_iter().filter(|(_, v)| !v.is_null()).collect())
+}
+
+/// `invalid-input` naming the `keys` of a `what` that are not `allowed`.
+pub(crate) fn only_known<'a>(
+    what: &str,
+    keys: impl Iterator<Item = &'a str>,
+    allowed: &[&str],
+) -> Result<()> {
+    let unknown: Vec<&str> = keys.filter(|k| !allowed.contains(k)).collect();
+    if unknown.is_empty() {
+        return Ok(());
+    }
+    Err(Error::input(format!(
+        "unknown {what} field(s) {}; expected only: {}",
+        unknown.join(", "),
+        allowed.join(", ")
+    )))
 }
 
 /// Options of a note search (`search`, the tool's `search` action, `mnemo

@@ -270,16 +270,9 @@ impl<S: Storage> Memory<S> {
     /// Asks `llm` for the facts of one chunk.
     async fn extract(&self, llm: &dyn Llm, chunk: &[Line], usage: &mut Usage) -> Result<Vec<Fact>> {
         let mut stored = String::new();
-        for t in Target::ALL {
-            let store = &self.stores[t.index()];
-            if !self.config.enabled(t) {
-                continue;
-            }
-            for (i, entry) in store.entries().iter().enumerate() {
-                if store.verdict(i).is_none() {
-                    stored.push_str(&format!("- [{}] {}\n", t.name(), entry.replace('\n', " ")));
-                }
-            }
+        for (t, i) in self.clean_entries() {
+            let entry = &self.stores[t.index()].entries()[i];
+            stored.push_str(&format!("- [{}] {}\n", t.name(), entry.replace('\n', " ")));
         }
         if stored.is_empty() {
             stored.push_str("(empty)\n");
@@ -575,42 +568,34 @@ impl<S: Storage> Memory<S> {
         self.refresh().await?;
         let now = self.storage.now_ms();
         let mut chosen: Vec<(Target, usize, Pruned)> = Vec::new();
-        for t in Target::ALL {
-            if !self.config.enabled(t) {
+        for (t, i) in self.clean_entries() {
+            let Some(record) = self.sidecar.records(t).get(i).cloned() else {
                 continue;
-            }
-            for i in 0..self.stores[t.index()].entries().len() {
-                if self.stores[t.index()].verdict(i).is_some() {
-                    continue;
-                }
-                let Some(record) = self.sidecar.records(t).get(i).cloned() else {
-                    continue;
-                };
-                // Accesses not yet counted in the sidecar count too.
-                let pending = self
-                    .access
-                    .iter()
-                    .filter(|(at, id, _)| *at == t && *id == record.id)
-                    .count() as u64;
-                let aging = curate::Aging {
-                    pinned: self.pinned(t, i),
-                    importance: record.importance(),
-                    access_count: record.access_count + pending,
-                    last_changed: record.last_changed.max(record.first_seen),
-                };
-                if let Some(reason) = curate::prune_reason(&aging, now) {
-                    let text = self.stores[t.index()].entries()[i].clone();
-                    chosen.push((
-                        t,
-                        i,
-                        Pruned {
-                            target: t,
-                            entry_id: record.id.clone(),
-                            text,
-                            reason,
-                        },
-                    ));
-                }
+            };
+            // Accesses not yet counted in the sidecar count too.
+            let pending = self
+                .access
+                .iter()
+                .filter(|(at, id, _)| *at == t && *id == record.id)
+                .count() as u64;
+            let aging = curate::Aging {
+                pinned: self.pinned(t, i),
+                importance: record.importance(),
+                access_count: record.access_count + pending,
+                last_changed: record.last_changed.max(record.first_seen),
+            };
+            if let Some(reason) = curate::prune_reason(&aging, now) {
+                let text = self.stores[t.index()].entries()[i].clone();
+                chosen.push((
+                    t,
+                    i,
+                    Pruned {
+                        target: t,
+                        entry_id: record.id.clone(),
+                        text,
+                        reason,
+                    },
+                ));
             }
         }
         if chosen.is_empty() {

@@ -124,6 +124,21 @@ impl<S: Storage> Memory<S> {
         unlocked
     }
 
+    /// The entries of the enabled stores that the scanner passes, as
+    /// (store, index), in store order.
+    pub(crate) fn clean_entries(&self) -> Vec<(Target, usize)> {
+        Target::ALL
+            .into_iter()
+            .filter(|&t| self.config.enabled(t))
+            .flat_map(|t| {
+                let store = &self.stores[t.index()];
+                (0..store.entries().len())
+                    .filter(|&i| store.verdict(i).is_none())
+                    .map(move |i| (t, i))
+            })
+            .collect()
+    }
+
     /// Whether entry `index` of `target` is pinned (`#pinned` in its text
     /// or the API's pin).
     pub fn pinned(&mut self, target: Target, index: usize) -> bool {
@@ -496,23 +511,15 @@ impl<S: Storage> Memory<S> {
         };
         if picked.is_empty() {
             let mut all: Vec<(Target, usize, f64, u64)> = Vec::new();
-            for t in Target::ALL {
-                if !self.config.enabled(t) {
-                    continue;
-                }
-                for i in 0..self.stores[t.index()].entries().len() {
-                    if self.stores[t.index()].verdict(i).is_some() {
-                        continue;
-                    }
-                    let pinned = self.pinned(t, i);
-                    let record = self.sidecar.records(t).get(i);
-                    let importance = if pinned {
-                        1.0
-                    } else {
-                        record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance())
-                    };
-                    all.push((t, i, importance, record.map_or(0, |r| r.last_changed)));
-                }
+            for (t, i) in self.clean_entries() {
+                let pinned = self.pinned(t, i);
+                let record = self.sidecar.records(t).get(i);
+                let importance = if pinned {
+                    1.0
+                } else {
+                    record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance())
+                };
+                all.push((t, i, importance, record.map_or(0, |r| r.last_changed)));
             }
             all.sort_by(|a, b| b.2.total_cmp(&a.2).then(b.3.cmp(&a.3)));
             picked = all

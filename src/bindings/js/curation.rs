@@ -36,18 +36,11 @@ fn option_object(value: &JsValue, what: &str, allowed: &[&str]) -> Result<Option
             allowed.join(", ")
         )));
     }
-    let unknown: Vec<String> = Object::keys(value.unchecked_ref::<Object>())
+    let keys: Vec<String> = Object::keys(value.unchecked_ref::<Object>())
         .iter()
         .filter_map(|k| k.as_string())
-        .filter(|k| !allowed.contains(&k.as_str()))
         .collect();
-    if !unknown.is_empty() {
-        return Err(Error::input(format!(
-            "unknown {what} field(s) {}; expected only: {}",
-            unknown.join(", "),
-            allowed.join(", ")
-        )));
-    }
+    crate::api::only_known(what, keys.iter().map(String::as_str), allowed)?;
     Ok(Some(()))
 }
 
