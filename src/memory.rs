@@ -296,33 +296,107 @@ impl<S: Storage> Memory<S> {
         (result, effects, id)
     }
 
-    /// The tool's `search` action: the hybrid ranking of `recall` when the
-    /// host lent an embedder, else the keyword search.
+    /// The tool's `search` action: [`Memory::search_ranked`].
     async fn tool_search(&mut self, call: &crate::tool::SearchCall) -> ToolResult {
-        if self.embedder.is_some() {
-            let options = crate::api::RecallOptions {
-                target: call.options.target(),
-                limit: call.options.limit(),
-                ..crate::api::RecallOptions::default()
-            };
-            if let Ok(recalled) = self.recall(&call.query, &options).await {
-                if recalled.mode == "hybrid" {
-                    let hits = recalled
-                        .results
-                        .into_iter()
-                        .map(|h| SearchHit {
-                            target: h.target,
-                            index: h.index,
-                            text: h.content,
-                            score: h.relevance,
-                        })
-                        .collect();
-                    return ToolResult::found(hits, call.options.target());
-                }
-            }
-        }
-        let hits = self.search(&call.query, &call.options);
+        let hits = self.search_ranked(&call.query, &call.options).await;
         ToolResult::found(hits, call.options.target())
+    }
+
+    /// [`Memory::search`], ranked by the hybrid of `recall` when the host
+    /// lent an embedder (the matches: entries that share a word with the
+    /// query or whose meaning is close, see
+    /// [`crate::vectors::SEMANTIC_FLOOR`]); keyword-only without one or
+    /// when it fails.
+    pub async fn search_ranked(&mut self, query: &str, options: &SearchOptions) -> Vec<SearchHit> {
+        match self
+            .hybrid_matches(query, options.target(), options.limit())
+            .await
+        {
+            Some(hits) => hits
+                .into_iter()
+                .map(|h| SearchHit {
+                    target: h.target,
+                    index: h.index,
+                    text: h.content,
+                    score: h.relevance,
+                })
+                .collect(),
+            None => self.search(query, options),
+        }
+    }
+
+    /// [`Memory::context`], its matches ranked by the hybrid of `recall`
+    /// when the host lent an embedder (as [`Memory::search_ranked`]);
+    /// the same block as `context` without one or when it fails.
+    pub async fn context_ranked(&mut self, message: &str) -> String {
+        if self.embedder.is_none() || message.trim().is_empty() {
+            return self.context(message);
+        }
+        let searched = self.view().context_stores(false);
+        if searched.is_empty() {
+            self.end_turn();
+            return String::new();
+        }
+        let top_k = self.config.memory.recall.top_k;
+        let Some(hits) = self.hybrid_matches(message, None, 1000).await else {
+            return self.context(message);
+        };
+        self.end_turn();
+        let matches: Vec<(Target, usize)> = hits
+            .iter()
+            .filter(|h| searched.contains(&h.target))
+            .take(top_k)
+            .map(|h| (h.target, h.index))
+            .collect();
+        let view = self.view();
+        let mut picked = view.with_links(matches, &searched);
+        let notes = crate::recall::cap(
+            picked
+                .iter()
+                .map(|&(t, i)| self.stores[t.index()].entries()[i].as_str()),
+            self.config.memory.recall.max_chars,
+        );
+        picked.truncate(notes.len());
+        self.note_access(picked.into_iter());
+        crate::recall::context_block(&notes)
+    }
+
+    /// The hybrid matches of `query`, best first (at most `limit`): none
+    /// without an embedder or when it failed.
+    async fn hybrid_matches(
+        &mut self,
+        query: &str,
+        target: Option<Target>,
+        limit: usize,
+    ) -> Option<Vec<crate::memory::entries::RecallHit>> {
+        self.embedder.as_ref()?;
+        let options = crate::api::RecallOptions {
+            target,
+            limit: limit.clamp(1, 1000),
+            explain: true,
+            ..crate::api::RecallOptions::default()
+        };
+        let recalled = self.recall(query, &options).await.ok()?;
+        if recalled.mode != "hybrid" {
+            return None;
+        }
+        Some(
+            recalled
+                .results
+                .into_iter()
+                .filter(|h| {
+                    h.explain.as_ref().is_none_or(|e| {
+                        e.keyword > 0.0
+                            || e.semantic
+                                .is_some_and(|s| s >= crate::vectors::SEMANTIC_FLOOR)
+                    })
+                })
+                .map(|mut h| {
+                    h.explain = None;
+                    h
+                })
+                .collect(),
+        )
     }
 
     /// Lends the memory a host's prompt-injection classifier (or takes it

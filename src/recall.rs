@@ -141,40 +141,55 @@ impl View<'_> {
     /// such as another scope's).
     pub fn context_notes(&self, message: &str, whole: bool) -> Vec<(Target, usize)> {
         let recall = &self.config.memory.recall;
-        let searched: Vec<Target> = Target::ALL
-            .into_iter()
-            .filter(|&t| {
-                self.config.enabled(t)
-                    && (whole || !fits_verbatim(&self.stores[t.index()], t, self.config))
-            })
-            .collect();
-        if searched.is_empty() {
-            return Vec::new();
-        }
+        let searched = self.context_stores(whole);
         // Blocked entries never reach the context, not even as a placeholder.
-        let clean = |t: Target, i: usize| self.stores[t.index()].verdict(i).is_none();
         let mut hits: Vec<(Target, usize, f32)> = searched
             .iter()
             .flat_map(|&t| {
                 let blocked = self.stores[t.index()].blocked().count();
                 self.hits(t, message, recall.top_k + blocked)
             })
-            .filter(|&(t, i, _)| clean(t, i))
+            .filter(|&(t, i, _)| self.stores[t.index()].verdict(i).is_none())
             .collect();
         rank(&mut hits);
         hits.truncate(recall.top_k);
-        // Matches first, then the notes linked to them, nearest first.
-        let mut picked: Vec<(Target, usize)> = hits.iter().map(|&(t, i, _)| (t, i)).collect();
-        for &(t, i, _) in &hits {
+        let matches: Vec<(Target, usize)> = hits.iter().map(|&(t, i, _)| (t, i)).collect();
+        self.with_links(matches, &searched)
+    }
+
+    /// The stores the context searches: the enabled ones beyond their
+    /// verbatim budget (every enabled one with `whole`).
+    pub fn context_stores(&self, whole: bool) -> Vec<Target> {
+        Target::ALL
+            .into_iter()
+            .filter(|&t| {
+                self.config.enabled(t)
+                    && (whole || !fits_verbatim(&self.stores[t.index()], t, self.config))
+            })
+            .collect()
+    }
+
+    /// `matches` (best first), then the clean notes of the `searched`
+    /// stores linked to them within `recall.hops`, nearest first.
+    pub fn with_links(
+        &self,
+        matches: Vec<(Target, usize)>,
+        searched: &[Target],
+    ) -> Vec<(Target, usize)> {
+        let hops = self.config.memory.recall.hops;
+        let mut picked = matches.clone();
+        for (t, i) in matches {
             let Some(node) = self.graph.node(t, i) else {
                 continue;
             };
-            for n in self.graph.neighbours(node, recall.hops) {
+            for n in self.graph.neighbours(node, hops) {
                 let linked = &self.graph.nodes[n];
                 let key = (linked.target, linked.index);
                 if searched.contains(&linked.target)
                     && !picked.contains(&key)
-                    && clean(linked.target, linked.index)
+                    && self.stores[linked.target.index()]
+                        .verdict(linked.index)
+                        .is_none()
                 {
                     picked.push(key);
                 }

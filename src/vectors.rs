@@ -53,6 +53,12 @@ pub fn verbatim(query: &str, entry: &str) -> bool {
     q.intersection(&e).nth(1).is_some()
 }
 
+/// The cosine from which an entry that shares no word with a query still
+/// matches it in the hybrid search and context (meanings this close are
+/// paraphrases with the common sentence-embedding models; unrelated texts
+/// stay well below).
+pub const SEMANTIC_FLOOR: f64 = 0.5;
+
 /// The hybrid relevance of an entry from its two parts, mixed as `mix`
 /// says (`verbatim`: two or more query words appear in the entry).
 pub fn hybrid(mix: &HybridConfig, semantic: f64, keyword: f64, verbatim: bool) -> f64 {

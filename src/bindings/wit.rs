@@ -333,7 +333,8 @@ impl GuestMemory for WitMemory {
     }
 
     fn context(&self, message: String) -> String {
-        self.inner.borrow_mut().context(&message)
+        let mut memory = self.inner.borrow_mut();
+        run_ready(memory.context_ranked(&message)).unwrap_or_else(|_| memory.context(&message))
     }
 
     fn search(
@@ -344,7 +345,10 @@ impl GuestMemory for WitMemory {
     ) -> Result<Vec<SearchHit>, Error> {
         let options =
             SearchOptions::new(target.map(target_in), limit.map(u64::from)).map_err(error)?;
-        Ok(hits_out(self.inner.borrow_mut().search(&query, &options)))
+        let mut memory = self.inner.borrow_mut();
+        let hits = run_ready(memory.search_ranked(&query, &options))
+            .unwrap_or_else(|_| memory.search(&query, &options));
+        Ok(hits_out(hits))
     }
 
     fn status(&self) -> Result<Status, Error> {

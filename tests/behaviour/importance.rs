@@ -589,3 +589,52 @@ pub async fn history_items_are_restorable_and_purgeable() {
     assert_eq!(m.history().await.unwrap()[0].id, "h1");
     assert_ok(&m.restore("h1").await);
 }
+
+pub async fn search_and_context_rank_by_the_hybrid_with_an_embedder() {
+    let (s, _) = clocked();
+    // A small verbatim budget, so MEMORY.md is searched per turn.
+    let mut m = open(
+        &s,
+        crate::behaviour::config(serde_json::json!({"memory": {"memory_char_limit": 60}})),
+    )
+    .await;
+    for text in [
+        "Rate limiting: 100 req/min per user (token bucket)",
+        "Database backups run nightly to the cold bucket",
+        "Lunch place near the office closes at 3pm",
+    ] {
+        assert_ok(&m.tool(&add("memory", text)).await);
+    }
+    let options = mnemo::api::SearchOptions::default();
+    // Without an embedder: keywords, and "throttling" finds nothing.
+    assert!(m.search_ranked("throttling", &options).await.is_empty());
+    assert_eq!(m.context_ranked("any throttling here?").await, "");
+    m.set_embedder(Some(Box::new(Concepts {
+        calls: Cell::new(0),
+        texts: Cell::new(0),
+        fail: false,
+    })))
+    .unwrap();
+    let hits = m.search_ranked("throttling", &options).await;
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert!(hits[0].text.starts_with("Rate limiting"));
+    let block = m.context_ranked("any throttling here?").await;
+    assert!(block.contains("Rate limiting"), "{block}");
+    assert!(!block.contains("Lunch"), "{block}");
+    // Nothing close in meaning or words: nothing, not the nearest anyway.
+    assert!(m
+        .search_ranked("how do we ship a release?", &options)
+        .await
+        .is_empty());
+    assert_eq!(m.context_ranked("how do we ship a release?").await, "");
+    // A failing embedder: the keyword answers.
+    m.set_embedder(Some(Box::new(Concepts {
+        calls: Cell::new(0),
+        texts: Cell::new(0),
+        fail: true,
+    })))
+    .unwrap();
+    assert!(m.search_ranked("throttling", &options).await.is_empty());
+    let kw = m.search_ranked("lunch", &options).await;
+    assert_eq!(kw.len(), 1);
+}

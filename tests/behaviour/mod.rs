@@ -85,6 +85,7 @@ macro_rules! behaviour_suite {
             operations_select_like_old_text
             injection_falls_back_to_the_most_important
             hybrid_recall_with_the_hosts_embedder
+            search_and_context_rank_by_the_hybrid_with_an_embedder
             history_items_are_restorable_and_purgeable
             every_write_turn_and_note_is_logged_with_its_agent
             curation_extracts_dedupes_supersedes_and_reports

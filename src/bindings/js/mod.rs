@@ -464,7 +464,7 @@ impl JsMemory {
             .and_then(|q| Ok((q, SearchOptions::from_json(&to_json(&options)?)?)));
         with_open(&self.inner, async move |memory| {
             let (query, options) = decoded.map_err(throw)?;
-            from_serde(&memory.search(&query, &options))
+            from_serde(&memory.search_ranked(&query, &options).await)
         })
     }
 
@@ -479,7 +479,7 @@ impl JsMemory {
         let decoded = to_string(&message, "message");
         with_open(&self.inner, async move |memory| {
             let message = decoded.map_err(throw)?;
-            Ok(memory.context(&message).into())
+            Ok(memory.context_ranked(&message).await.into())
         })
     }
 

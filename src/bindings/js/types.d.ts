@@ -366,8 +366,8 @@ export interface MemoryOptions {
   /**
    * A host's embedding model: `recall` and `inject` then rank by the
    * hybrid (by default 0.4 × semantic + 0.6 × keyword, see
-   * `memory.recall.hybrid`); the tool's search action too, while the
-   * synchronous-style `search` and `context` stay keyword-only.
+   * `memory.recall.hybrid`); `search`, `context` and the tool's search
+   * action too (only matches: a shared word, or a cosine of 0.5 or more).
    * Vectors are computed for new or changed entries only and kept in the
    * memory's database (full build; the lean build keeps them in memory).
    * In a page with `mnemo/browser` and OPFS, `embed` stays in the page and

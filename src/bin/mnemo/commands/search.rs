@@ -10,12 +10,14 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use mnemo::api::SearchOptions;
+use mnemo::storage::run_ready;
+use mnemo::Memory;
 use mnemo::{Error, ErrorKind, Result};
 use serde_json::{json, Value};
 
 use crate::flags::TargetArg;
 use crate::input::arg_or_stdin;
-use crate::paths::{Paths, Scope};
+use crate::paths::{Dir, Paths, Scope};
 use crate::render::{out, pretty};
 
 /// `mnemo search`: the best notes for `query`, of every scope
@@ -30,16 +32,16 @@ pub fn search(
     let options = SearchOptions::new(target.map(|t| t.target()), limit)?;
     let mut lists = Vec::new();
     for (i, (scope, reader)) in paths.readers()?.into_iter().enumerate() {
-        let opened = reader.open();
+        let opened = open_ranked(&reader);
         let mut memory = match (i, opened) {
-            (_, Ok((memory, _))) => memory,
+            (_, Ok(memory)) => memory,
             (0, Err(e)) => return Err(e),
             (_, Err(e)) => {
                 warn_unread(scope, &e);
                 continue;
             }
         };
-        lists.push((scope, memory.search(query, &options)));
+        lists.push((scope, run_ready(memory.search_ranked(query, &options))?));
     }
     let labelled = lists.len() > 1;
     let hits = interleave(lists, |h| h.score, options.limit());
@@ -66,6 +68,28 @@ pub fn search(
         out(&text)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The memory of `paths` with the config's embedding model lent, so that
+/// search and context rank by the hybrid as recall does (lending makes no
+/// call); a section that cannot be used leaves them keyword-only, with a
+/// warning.
+fn open_ranked(paths: &Paths) -> Result<Memory<Dir>> {
+    let (mut memory, source, section) = paths.open_with_embeddings()?;
+    let lent = crate::embed::lend(
+        &mut memory,
+        &crate::flags::EmbedArgs::default(),
+        section.as_ref(),
+        &source,
+    );
+    if let Err(e) = lent {
+        let _ = writeln!(
+            io::stderr(),
+            "warning: the config's embeddings section cannot be used ({}); ranking by keywords",
+            e.message()
+        );
+    }
+    Ok(memory)
 }
 
 /// The lists of hits of several scopes, each best first, as one list best
@@ -152,8 +176,8 @@ pub fn context(paths: &Paths, message: String) -> Result<ExitCode> {
     let message = arg_or_stdin(message)?;
     let readers = paths.readers()?;
     if readers.len() < 2 {
-        let (mut memory, _) = paths.open()?;
-        let block = memory.context(&message);
+        let mut memory = open_ranked(paths)?;
+        let block = run_ready(memory.context_ranked(&message))?;
         if !block.is_empty() {
             out(&format!("{block}\n"))?;
         }
