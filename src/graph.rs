@@ -318,11 +318,9 @@ impl Graph {
     pub fn node(&self, target: Target, index: usize) -> Option<usize> {
         let base = match target {
             Target::Memory => 0,
-            Target::User => self
-                .nodes
-                .iter()
-                .position(|n| n.target == Target::User)
-                .unwrap_or(self.nodes.len()),
+            // Memory's nodes come first: a binary search, not a walk
+            // (recall asks once per entry).
+            Target::User => self.nodes.partition_point(|n| n.target == Target::Memory),
         };
         let n = base + index;
         self.nodes

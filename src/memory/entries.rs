@@ -450,13 +450,19 @@ impl<S: Storage> Memory<S> {
                 scored.push((t, doc, explain));
             }
         }
-        scored.sort_by(|a, b| {
+        let order = |a: &(Target, usize, Explain), b: &(Target, usize, Explain)| {
             b.2.adjusted
                 .total_cmp(&a.2.adjusted)
                 .then(a.0.cmp(&b.0))
                 .then(a.1.cmp(&b.1))
-        });
-        scored.truncate(options.limit);
+        };
+        // The best `limit` first in linear time, then only they are sorted
+        // (a hybrid recall scores every entry).
+        if scored.len() > options.limit {
+            scored.select_nth_unstable_by(options.limit, order);
+            scored.truncate(options.limit);
+        }
+        scored.sort_by(order);
         let hits: Vec<RecallHit> = scored
             .into_iter()
             .map(|(t, i, explain)| {
