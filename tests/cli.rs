@@ -2171,6 +2171,16 @@ fn hybrid_recall_over_an_embeddings_endpoint_finds_synonyms() {
     assert_eq!(server.seen().len(), 0);
     let r = recall_json(&home, &["throttling", "--explain"]);
     assert_eq!(r["mode"], "hybrid");
+    // Search ranks by the hybrid too: the synonym, and only matches (the
+    // server's calls for it are not counted below).
+    let seen_before = server.seen().len();
+    let hits = json(&home.ok(&["search", "throttling", "--json"]));
+    assert_eq!(hits.as_array().unwrap().len(), 1, "{hits}");
+    assert!(hits[0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("Rate limiting"));
+    server.seen().truncate(seen_before);
     assert!(r.get("skipped").is_none(), "{r}");
     let best = &r["results"][0];
     assert!(

@@ -307,8 +307,20 @@ test("a host embedder: recall finds a synonym keywords miss, and status says hyb
   assert.equal(seen.texts, after + 1 + 2);
   // inject uses it too.
   assert.match(await m.inject("how do we throttle clients?"), /\[decision\] Rate limiting/);
+  // So do search and the tool's search: only matches, the synonym found.
+  const hits = await m.search("throttling");
+  assert.equal(hits.length, 1, JSON.stringify(hits));
+  assert.match(hits[0].text, /^Rate limiting/);
+  assert.equal((await keywordOnlySearch()).length, 0);
   await m.close();
 });
+
+async function keywordOnlySearch() {
+  const k = await seeded();
+  const hits = await k.search("throttling");
+  await k.close();
+  return hits;
+}
 
 test("an embedder that throws or answers nonsense: recall answers by keywords and says why", async () => {
   const failing = concepts({ fail: true });
