@@ -265,6 +265,7 @@ fn leet_latin(c: char) -> Option<char> {
         '9' => 'g',
         '@' => 'a',
         '$' => 's',
+        '!' => 'i',
         _ => return None,
     })
 }
@@ -382,8 +383,26 @@ fn tokens(a: &[Atom]) -> Vec<Tok> {
     let n = a.len();
     let mut i = 0;
     let alnum_at = |j: usize| j < n && a[j].is_alnum() && a[j].space == NONE;
+    // Whether the unspaced run of letters, digits and `@ $ !` from `from`
+    // is leetspeak: two letters or more and a digit, `@` or `$` among
+    // them. Only there does `!` stand for `i` (`!gn0r3`, `pr3v!0u$`);
+    // elsewhere it ends a sentence (`Done!Next`).
+    let leet_run = |from: usize| {
+        let (mut letters, mut leet) = (0, false);
+        let mut j = from;
+        while j < n
+            && (j == from || a[j].space == NONE)
+            && (a[j].is_alnum() || matches!(a[j].c, '@' | '$' | '!'))
+        {
+            letters += usize::from(a[j].is_letter());
+            leet |= a[j].c.is_ascii_digit() || matches!(a[j].c, '@' | '$');
+            j += 1;
+        }
+        letters >= 2 && leet
+    };
     while i < n {
-        let leet_sym = matches!(a[i].c, '@' | '$');
+        let leet_sym =
+            matches!(a[i].c, '@' | '$') || (a[i].c == '!' && alnum_at(i + 1) && leet_run(i));
         if a[i].is_alnum() || (leet_sym && alnum_at(i + 1)) {
             let start = i;
             let mut j = i + 1;
@@ -394,6 +413,9 @@ fn tokens(a: &[Atom]) -> Vec<Tok> {
                     inner_leet |= c.is_ascii_digit();
                     j += 1;
                 } else if (matches!(c, '@' | '$') && alnum_at(j + 1))
+                    || (c == '!' && alnum_at(j + 1) && leet_run(start))
+                    // A closing `$` of a leet word is its `s` (`1n$7ruc71on$`).
+                    || (c == '$' && inner_leet && !alnum_at(j + 1) && leet_run(start))
                     || (matches!(c, '\'' | '’')
                         && a[j - 1].is_letter()
                         && j + 1 < n
@@ -666,7 +688,9 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
             Script::Latin => latin += 1,
             Script::Cyrillic => cyr += 1,
             Script::Greek => greek += 1,
-            Script::Other => leety += usize::from(c.is_ascii_digit() || c == '@' || c == '$'),
+            Script::Other => {
+                leety += usize::from(c.is_ascii_digit() || matches!(c, '@' | '$' | '!'));
+            }
         }
     }
     // Letters with no lookalike in the other script decide first: `пapoль`
