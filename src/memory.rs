@@ -312,15 +312,17 @@ impl<S: Storage> Memory<S> {
             .hybrid_matches(query, options.target(), options.limit())
             .await
         {
-            Some(hits) => hits
-                .into_iter()
-                .map(|h| SearchHit {
-                    target: h.target,
-                    index: h.index,
-                    text: h.content,
-                    score: h.relevance,
-                })
-                .collect(),
+            Some(hits) => {
+                self.note_access(hits.iter().map(|h| (h.target, h.index)));
+                hits.into_iter()
+                    .map(|h| SearchHit {
+                        target: h.target,
+                        index: h.index,
+                        text: h.content,
+                        score: h.relevance,
+                    })
+                    .collect()
+            }
             None => self.search(query, options),
         }
     }
@@ -376,7 +378,7 @@ impl<S: Storage> Memory<S> {
             explain: true,
             ..crate::api::RecallOptions::default()
         };
-        let recalled = self.recall(query, &options).await.ok()?;
+        let recalled = self.ranked(query, &options).await.ok()?;
         if recalled.mode != "hybrid" {
             return None;
         }

@@ -228,6 +228,16 @@ impl<S: Storage> Memory<S> {
     /// database by (model, text hash) and computed for new or changed
     /// entries only.
     pub fn set_embedder(&mut self, embedder: Option<Box<dyn crate::host::Embedder>>) -> Result<()> {
+        self.replace_embedder(embedder).map(drop)
+    }
+
+    /// [`Memory::set_embedder`], handing back the embedder it replaces: a
+    /// host that lends another for one call (`curate({embedder})`) puts it
+    /// back afterwards. Nothing changes when `embedder` is refused.
+    pub fn replace_embedder(
+        &mut self,
+        embedder: Option<Box<dyn crate::host::Embedder>>,
+    ) -> Result<Option<Box<dyn crate::host::Embedder>>> {
         if let Some(e) = &embedder {
             if e.model().trim().is_empty() || e.dimensions() == 0 || e.dimensions() > 65_536 {
                 return Err(Error::input(
@@ -236,8 +246,8 @@ impl<S: Storage> Memory<S> {
             }
         }
         self.vectors.clear();
-        self.embedder = embedder.map(HostEmbedder);
-        Ok(())
+        let previous = std::mem::replace(&mut self.embedder, embedder.map(HostEmbedder));
+        Ok(previous.map(|HostEmbedder(e)| e))
     }
 
     /// Makes sure every clean entry has a vector: from memory, the
@@ -362,6 +372,19 @@ impl<S: Storage> Memory<S> {
     /// blocked entries never appear. An embedder that fails makes this
     /// recall keyword-only, and the answer says why.
     pub async fn recall(&mut self, query: &str, options: &RecallOptions) -> Result<Recalled> {
+        let recalled = self.ranked(query, options).await?;
+        self.note_access(recalled.results.iter().map(|h| (h.target, h.index)));
+        Ok(recalled)
+    }
+
+    /// [`Memory::recall`] without counting its results as accessed: for
+    /// callers that keep only some of them (hybrid search and context) and
+    /// count what they return.
+    pub(crate) async fn ranked(
+        &mut self,
+        query: &str,
+        options: &RecallOptions,
+    ) -> Result<Recalled> {
         options.check()?;
         if query.trim().is_empty() {
             return Err(Error::new(
@@ -482,7 +505,6 @@ impl<S: Storage> Memory<S> {
             })
             .collect();
         self.vectors = vectors;
-        self.note_access(hits.iter().map(|h| (h.target, h.index)));
         Ok(Recalled {
             results: hits,
             mode: if semantic.is_some() {

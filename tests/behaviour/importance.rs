@@ -627,6 +627,11 @@ pub async fn search_and_context_rank_by_the_hybrid_with_an_embedder() {
         .await
         .is_empty());
     assert_eq!(m.context_ranked("how do we ship a release?").await, "");
+    // Only what was returned counts as accessed (pruning reads the counts):
+    // the hybrid scores every entry, but the others were not returned.
+    m.start_session().await.unwrap();
+    let accessed: Vec<u64> = m.sidecar().memory.iter().map(|r| r.access_count).collect();
+    assert_eq!(accessed, [2, 0, 0]);
     // A failing embedder: the keyword answers.
     m.set_embedder(Some(Box::new(Concepts {
         calls: Cell::new(0),
