@@ -132,6 +132,22 @@ pub(crate) fn fields(value: &Value, what: &str, allowed: &[&str]) -> Result<Vec<
     Ok(map.into_iter().filter(|(_, v)| !v.is_null()).collect())
 }
 
+/// Checks a workspace name (JS's `workspace` option, the CLI's
+/// `--workspace`): it becomes a directory, a database and a lock name, so
+/// it has the form of a memory name, 1 to 64 of `A-Z a-z 0-9 - _ .` not
+/// starting with a dot (never `.`, `..` or hidden); `invalid-input`
+/// otherwise, before anything is created.
+pub fn check_workspace(workspace: &str) -> Result<()> {
+    if crate::storage::portable(workspace) {
+        return Ok(());
+    }
+    let shown: String = workspace.chars().take(80).collect();
+    Err(Error::input(format!(
+        "{shown:?} cannot name a workspace: use 1 to 64 of A-Z a-z 0-9 - _ . (not starting with \
+         a dot); nothing was created"
+    )))
+}
+
 /// `invalid-input` naming the `keys` of a `what` that are not `allowed`.
 pub(crate) fn only_known<'a>(
     what: &str,

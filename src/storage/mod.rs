@@ -173,29 +173,13 @@ pub(crate) fn check_name(name: &str) -> Result<()> {
 /// The form a name (a memory's, a workspace's) must have to become a
 /// directory, an IndexedDB database or a lock name: 1 to 64 of `A-Z a-z
 /// 0-9 - _ .`, not starting with a dot (so never `.`, `..` or hidden).
-#[cfg(all(feature = "js", target_arch = "wasm32"))]
-fn portable(name: &str) -> bool {
+pub(crate) fn portable(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 64
         && name
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
         && !name.starts_with('.')
-}
-
-/// Checks a workspace name (the JS `workspace` option), held to the same
-/// form as a memory name and the CLI's `--workspace`: `invalid-input`
-/// otherwise, before anything is created.
-#[cfg(all(feature = "js", target_arch = "wasm32"))]
-pub(crate) fn check_workspace(workspace: &str) -> Result<()> {
-    if portable(workspace) {
-        return Ok(());
-    }
-    let shown: String = workspace.chars().take(80).collect();
-    Err(crate::error::Error::input(format!(
-        "{shown:?} cannot name a workspace: use 1 to 64 of A-Z a-z 0-9 - _ . (not starting with \
-         a dot); nothing was created"
-    )))
 }
 
 /// The key a browser memory is kept under: its name for the default
@@ -216,7 +200,7 @@ pub(crate) fn check_key(key: &str) -> Result<()> {
     match key.split_once('@') {
         Some((name, workspace)) => {
             check_name(name)?;
-            check_workspace(workspace).map_err(|e| {
+            crate::api::check_workspace(workspace).map_err(|e| {
                 crate::error::Error::new(crate::error::ErrorKind::InvalidConfig, e.message())
             })
         }

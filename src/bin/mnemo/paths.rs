@@ -41,9 +41,6 @@ use serde_json::json;
 /// The directory that marks a project, and holds its scope.
 pub const PROJECT_DIR: &str = ".mnemo";
 
-/// The longest workspace name.
-const MAX_WORKSPACE: usize = 64;
-
 /// Whose memories a command reads and writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -388,27 +385,16 @@ fn memories_of(root: &Path, workspace: Option<&str>) -> PathBuf {
     }
 }
 
-/// `name` when it can name a workspace: 1 to 64 of `A-Z a-z 0-9 . _ -`,
-/// not starting with `.` (so never `.`, `..` or a hidden directory), as
-/// it becomes a directory name.
+/// `name` when it can name a workspace (the core's rule,
+/// [`mnemo::api::check_workspace`]), the error saying where it came from.
 fn workspace_name(name: &str) -> Result<String> {
-    let fits = (1..=MAX_WORKSPACE).contains(&name.len())
-        && !name.starts_with('.')
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
-    if fits {
-        return Ok(name.to_string());
-    }
-    let shown: String = name.chars().take(80).collect();
-    Err(Error::new(
-        ErrorKind::InvalidInput,
-        format!(
-            "{shown:?} cannot name a workspace (--workspace or MNEMO_WORKSPACE): use 1 to \
-             {MAX_WORKSPACE} letters, digits, `.`, `_` or `-`, not starting with `.`; nothing \
-             was created"
-        ),
-    ))
+    mnemo::api::check_workspace(name).map_err(|e| {
+        Error::new(
+            e.kind(),
+            format!("{} (--workspace or MNEMO_WORKSPACE)", e.message()),
+        )
+    })?;
+    Ok(name.to_string())
 }
 
 /// Reads mnemo's keys of a YAML config: the `memory:` and `curation:`
@@ -498,7 +484,7 @@ mod tests {
 
     #[test]
     fn workspace_names_are_plain_directory_names() {
-        for good in ["a", "Team_1.v-2", &"x".repeat(MAX_WORKSPACE)] {
+        for good in ["a", "Team_1.v-2", &"x".repeat(64)] {
             assert_eq!(workspace_name(good).unwrap(), good);
         }
         for bad in [
@@ -511,7 +497,7 @@ mod tests {
             "a b",
             "é",
             "a\0",
-            &"x".repeat(MAX_WORKSPACE + 1),
+            &"x".repeat(65),
         ] {
             let e = workspace_name(bad).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::InvalidInput, "{bad:?}");

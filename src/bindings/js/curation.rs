@@ -189,15 +189,17 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_optional_param_type = "CurateOptions")] options: JsValue,
     ) -> Promise {
         let decoded = curate_options(&options);
-        let lent = self.inner.embedder.clone();
         with_open(&self.inner, async move |memory| {
             let options = decoded.map_err(throw)?;
-            let borrowed = options.embedder.is_some();
-            if let Some(embedder) = options.embedder {
-                memory
-                    .set_embedder(Some(Box::new(embedder)))
-                    .map_err(|e| throw(Error::input(e.message())))?;
-            }
+            // The open's embedder (or none) is handed back to put back.
+            let previous = match options.embedder {
+                Some(embedder) => Some(
+                    memory
+                        .replace_embedder(Some(Box::new(embedder)))
+                        .map_err(|e| throw(Error::input(e.message())))?,
+                ),
+                None => None,
+            };
             let signal = options.signal;
             let cancelled = || signal.as_ref().is_some_and(aborted);
             let llm = host_llm(options.llm, signal.clone());
@@ -208,10 +210,10 @@ impl JsMemory {
                     &cancelled,
                 )
                 .await;
-            if borrowed {
-                // The open's embedder (or none) again, even after a failure;
-                // it was accepted once, so this cannot fail.
-                let _ = memory.set_embedder(lent.map(|e| Box::new(e) as _));
+            if let Some(previous) = previous {
+                // Even after a failure; it was accepted once, so this
+                // cannot fail.
+                let _ = memory.replace_embedder(previous);
             }
             from_serde(&report.map_err(throw)?)
         })

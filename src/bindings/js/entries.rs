@@ -29,7 +29,6 @@ const EMBEDDER_KEYS: [&str; 3] = ["model", "dimensions", "embed"];
 /// `Float32Array` (or any typed array) or an array of numbers; anything
 /// else is an error, which makes that recall keyword-only (the core says
 /// so in `skipped`).
-#[derive(Clone)]
 pub(super) struct JsEmbedder {
     model: String,
     dimensions: usize,

@@ -40,9 +40,6 @@ struct Open {
     pending: Cell<usize>,
     /// The named workspace (none: the default one), for `status()`.
     workspace: Option<String>,
-    /// The embedder lent at open, lent again after a call that lent its
-    /// own for a while (`curate({embedder})`).
-    embedder: Option<entries::JsEmbedder>,
 }
 
 type Shared = Rc<Open>;
@@ -85,7 +82,7 @@ fn workspace_option(opts: &JsValue) -> Result<Option<String>, Error> {
                     e.message()
                 ))
             })?;
-            crate::storage::check_workspace(&workspace)?;
+            crate::api::check_workspace(&workspace)?;
             Ok(Some(workspace))
         }
     }
@@ -308,7 +305,7 @@ impl JsMemory {
                 .map_err(throw)?;
             let mut memory = Memory::open(storage, config).await.map_err(throw)?;
             memory.set_classifier(classifier);
-            if let Err(e) = memory.set_embedder(embedder.clone().map(|e| Box::new(e) as _)) {
+            if let Err(e) = memory.set_embedder(embedder.map(|e| Box::new(e) as _)) {
                 memory.storage().close();
                 return Err(throw(Error::new(ErrorKind::InvalidConfig, e.message())));
             }
@@ -320,7 +317,6 @@ impl JsMemory {
                 pending: Cell::new(memory.approval_status().pending),
                 memory: Mutex::new(Some(memory)),
                 workspace,
-                embedder,
             });
             let listener = listen(&inner).await;
             Ok(JsMemory {
