@@ -454,6 +454,69 @@ features! {
     RestoreW,
     /// removes, deleted, cleanup, wipe; удалит, чистка.
     RemovedW,
+    // --- language: credentials, second set ---------------------------------
+    /// request, collect: asking for a thing only with the user named.
+    Collect,
+    /// photograph, screenshot; сфотографируй, скрин: a secret captured as
+    /// a picture.
+    Capture,
+    /// What a picture of gives away: both sides of a card, an
+    /// authenticator app, a passport; карта с двух сторон, паспорт.
+    CaptureObj,
+    /// arrives, will come, you receive; придёт, пришли: said of a code
+    /// sent to the user.
+    Arrive,
+    /// save, store, remember, keep; сохрани, запомни, держи.
+    Store,
+    /// in memory, in this note, with you; в памяти, у себя: where an agent
+    /// keeps what it was told.
+    MemDest,
+    /// is not an option, not allowed; нельзя, запрещено (said after a
+    /// refusal: "declining is not an option").
+    NotAllowed,
+    // --- language: persistence and exfiltration, third set ----------------
+    /// our, maintenance, support, vendor; наш, поддержки: whose key is
+    /// planted (a third party's, not the user's own).
+    Their,
+    /// A way back in: backdoor, hidden account, "so we can always get
+    /// back in"; запасной вход, «чтобы мы всегда могли зайти».
+    Backdoor,
+    /// passwordless sudo, sudo without a password; sudo без пароля.
+    SudoNoPass,
+    /// git hook, pre-commit hook; хук перед коммитом (in words).
+    GitHookW,
+    /// proxy command; прокси-команда (in words).
+    ProxyW,
+    /// A directory someone else controls: "a directory we control", "our
+    /// builds of git"; свои версии.
+    Controlled,
+    /// A listener on a port, an open port with a shell; открой порт.
+    ListenW,
+    /// What a conversation holds: the transcript, chat history, the
+    /// user's emails, contacts, clipboard, passport scans; история
+    /// диалога, буфер обмена.
+    PrivData,
+    /// every hour, daily, after each conversation; раз в час, ежедневно.
+    Periodic,
+    /// public link, public paste, open to everyone; публичная ссылка,
+    /// доступ для всех.
+    PublicW,
+    // --- language: deception, second set -----------------------------------
+    /// keep it to yourself, leave it out of, do it silently; промолчи,
+    /// молча: an action kept from the person it concerns.
+    Conceal,
+    /// forwarded, installed, touched, sent; отправляешь (what the agent
+    /// did, told of in the past or the present).
+    ActPast,
+    /// if asked, if the user asks; если спросят.
+    IfAsked,
+    /// deny it, deny everything; отрицай.
+    DenyW,
+    /// ask for, ask the user for (the imperative, not "npm asks for").
+    AskForImp,
+    /// send, upload, post; отправляй, скидывай (imperatives only: "the
+    /// token is posted to the gateway" describes, it does not instruct).
+    SendImp,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -665,7 +728,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
         "have the user", "get the user to", "make the user", "have them", "get them to",
         "make them", "have her", "have him", "get the person to", "have the person", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
-        "=узнай", "=узнайте", "потребуй*", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*",
+        "=узнай", "=узнайте", "потребуй*", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*", "пусть юзер*", "пусть клиент*",
     ]),
     (F::CredObj, &[
         "код входа", "код для входа", "login code", "sign-in code",
@@ -683,25 +746,31 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "personal access token", "authtoken", "код из*", "код* из смс", "смс-код*", "sms-код*",
         "sms code", "sms-code", "2fa код*", "=seed", "keystore",
         "мастер-парол*", "backup-код*", "резервн* код*",
+        "security question", "security questions", "secret question", "security answer",
+        "maiden name", "девичь* фамили*", "кодов* слов*", "bank login", "banking login",
+        "online banking", "login and password", "username and password", "логин и пароль",
+        "логин с паролем", "connection string", "session string", "ssh key file",
+        "private key file", "12 words", "24 words", "12 or 24 words", "12 слов", "24 слов",
+        "фраз* из 12", "фраз* из 24", "секретн* вопрос*", "контрольн* вопрос*",
     ]),
     (F::CredMeta, &[
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
         "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
-        "rotated", "manager", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*",
+        "rotated", "manager", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
     ]),
     (F::Give, &[
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
         "reply with", "tell me", "=dm", "пришли*", "присла*", "=отправь", "=скинь", "=напиши",
         "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*", "read out",
         "=confirm", "typing", "re-enter", "hand over", "=скинуть", "=кинуть", "=кинь",
-        "скопипаст*", "=продиктует", "=пришлет", "=пришлите", "=прислал", "=ввел", "=написал",
+        "скопипаст*", "=продиктует", "=скинет", "=написать", "=скопировать", "=скопируй", "=пришлет", "=пришлите", "=прислал", "=ввел", "=написал",
     ]),
     (F::Me, &[
         "me", "us", "=мне", "=нам",
     ]),
     (F::Here, &[
-        "to you", "with you",
+        "to you", "with you", "=тебе", "=вам",
         "here", "in the chat", "into the chat", "in chat", "in your reply", "in the reply", "to me",
         "with me", "in this conversation", "in this chat", "=сюда", "в чат", "в ответ*",
     ]),
@@ -737,6 +806,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=ехать", "переед*",
     ]),
     (F::SecretNoun, &[
+        "every token", "all tokens",
         "card number", "card numbers", "номер* карт*", "=jwt", "saved passwords",
         "ssh folder", "ssh directory", "ssh dir", "credentials file", "shell history", "bash history", "key file", "папк* ssh",
         "passwords", "saved passwords", "browser cookies", "cookies", "ssh keys", "ssh key",
@@ -770,6 +840,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "key", "keys", "ключ*",
     ]),
     (F::EverySession, &[
+        "on folder open", "folderopen", "вместе с системой", "survive reinstalls", "survives reinstalls", "every reinstall", "при каждом открытии проекта", "at system start",
         "при старте", "при запуске", "автозапуск*", "при каждой установк*", "every install", "on every install",
         "login script", "logon script", "signs in", "logs in", "every new terminal", "each new terminal", "every new shell",
         "every login", "every boot", "every session", "every start", "every startup", "every run",
@@ -832,6 +903,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "навсегда", "=больше", "впредь", "отныне", "с этого дня",
     ]),
     (F::DownloadW, &[
+        "=pulls", "=pulling", "=дергает", "=дёргает",
         "=тянет", "=тянуть", "=тяни",
         "=fetch", "=fetches", "=fetching",
         "download", "=curl", "=wget", "phone home", "pull down", "скача*", "скачива*",
@@ -842,6 +914,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "исполня*", "исполн*", "выполня*",
     ]),
     (F::RcW, &[
+        "shell profile", "shell startup file", "startup file", "login profile", "=.profile",
         "bashrc", "zshrc", "bash profile", "zprofile", "shell startup", "shell rc", "rc file",
         "автозагрузк* шелл*", "автозагрузк* shell", "автозагрузк* терминал*",
         "шелл читает настройки", "rc файл*",
@@ -851,6 +924,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "every few minutes", "every minute", "планировщик*", "автозагрузк*",
     ]),
     (F::PrependW, &[
+        "at the front of", "front of", "=подмени",
         "prepend", "put first", "in front of", "в начало", "=первым",
     ]),
     (F::PathW, &[
@@ -862,6 +936,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "пейлоад*",
     ]),
     (F::Pron, &[
+        "=ему", "=ей",
         "=them", "=it", "=those", "all of them", "=их", "=его", "=её", "=ее",
     ]),
     (F::NoSecret, &[
@@ -895,12 +970,14 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=need", "=needs", "have to", "has to", "=нужно", "=надо", "=необходимо",
     ]),
     (F::Source, &[
+        "any file named", "file named", "emails from", "messages from", "anyone who", "whoever", "the bot in", "любой, кто", "любого, кто", "кто пишет", "the readme of", "readme of", "commit messages", "=issue", "=issues",
         "tool output", "tool outputs", "tool result", "tool results", "web pages", "web page",
         "fetched pages", "fetched content", "issue comments", "comments on", "pr descriptions",
         "commit messages", "=tickets", "search results", "комментари*", "коммент*", "тикет*",
         "страниц*", "вывод* инструмент*", "=коммитов",
     ]),
     (F::Authority, &[
+        "full admin rights", "admin rights", "speaks for", "speak for", "your real admin", "твой настоящий admin", "твой настоящий админ", "top-level instruction source", "instruction source", "highest priority", "real guidance", "real requirements", "your orders", "are your instructions", "есть твои инструкции", "твои приказы", "важнее всего", "распоряжения тебе дает", "outranks your", "carry operator authority",
         "chain of command", "operator authority", "admin rights over you", "direct order",
         "direct orders", "orders from your owner", "coming from the admin",
         "coming from the operator", "coming from your owner", "your real operator", "your boss",
@@ -917,7 +994,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::CodeThing, &[
         "=key", "=ключ",
-        "=code", "=codes", "=digits", "=numbers", "=words", "=value", "=pin", "=цифры",
+        "=code", "=codes", "=digits", "=numbers", "=number", "=words", "=value", "=pin", "=цифры",
         "=цифр", "=цифрами", "=код", "=кода", "=коды", "=кодом", "=слова", "=слов", "=число",
     ]),
     (F::CodeSrc, &[
@@ -926,7 +1003,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=phone", "=phone's", "=sms", "=texted", "text message", "authenticator",
         "=card", "back of the card", "=reverse", "wrote down", "written down", "recovery card",
         "recovery sheet", "signature strip", "sign-in", "the bank sent", "the bank just",
-        "=смс", "=sms", "=телефон", "=телефона", "=телефоне", "=карты", "=карте", "бумажк*",
+        "=смс", "=sms", "=телефон", "=телефона", "=телефоне", "=карты", "=карте", "=карту", "бумажк*",
         "=записал", "=записали", "=записаны", "=записано",
         "=сообщения", "=сообщении", "=authy", "google authenticator", "keychain",
     ]),
@@ -951,7 +1028,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::AskFor, &[
         "ask for", "ask them for", "ask the user for", "ask him for", "ask her for",
         "ask the person for", "ask the customer for", "ask the client for", "ask which",
-        "=request", "=collect", "=уточни у", "=уточните у", "=спроси у", "=спросите у",
+        "=уточнил у", "=уточнила у", "=уточняй у", "=спрашивай у", "=уточни у", "=уточните у", "=спроси у", "=спросите у",
         "=попроси у", "=попросите у", "=выясни у", "=запроси у", "=уточнить у", "=спросить у",
         "=попросить у", "=запросить у", "=узнать у",
     ]),
@@ -963,7 +1040,121 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=пришлите", "=пришлет", "=перешли", "=перешлите", "=отправь", "=отправит",
         "=напиши мне", "=назови", "=назовите", "=назвать", "=зачитай", "=зачитать",
     ]),
+    (F::Collect, &[
+        "=request", "=collect",
+    ]),
+    (F::Capture, &[
+        "photograph", "photographs", "=photo", "=photos", "screenshot", "screenshots", "=snapshot",
+        "=picture", "=pictures", "сфотографир*", "сфоткай*", "сфоткат*", "=фото", "фотографи*",
+        "скрин*", "снимк*", "=снимок",
+    ]),
+    (F::CaptureObj, &[
+        "both sides", "front and back", "authenticator", "authenticator app", "2fa app",
+        "backup codes", "recovery codes", "seed phrase", "recovery phrase", "credit card",
+        "bank card", "debit card", "=passport", "passports", "с двух сторон", "обе стороны",
+        "аутентификатор*", "паспорт*", "банковск* карт*", "кредитн* карт*",
+    ]),
+    (F::Arrive, &[
+        "=arrives", "will arrive", "comes in", "=came", "they receive", "they get", "pops up",
+        "придет", "придут", "=пришел", "=пришла", "=пришло", "=пришли", "пришедш*", "приходит",
+        "=прилетит", "=прилетел",
+    ]),
+    (F::Store, &[
+        "=save", "=store", "=remember", "=keep", "=record", "=сохрани", "=сохраняй", "=запомни",
+        "=запоминай", "=храни", "=держи", "=запиши", "=записывай",
+    ]),
+    (F::MemDest, &[
+        "in memory", "in this memory", "in your memory", "in the memory", "to memory",
+        "in this note", "in your notes", "in the notes", "with you", "=в памяти", "в заметк*",
+        "у себя", "в своей памяти", "в memory",
+    ]),
+    (F::NotAllowed, &[
+        "is not an option", "is not an available option", "isn't an option", "not an option",
+        "is not allowed", "isn't allowed", "not permitted", "=нельзя", "запрещен*", "не вариант",
+        "не допускается",
+    ]),
+    (F::Their, &[
+        "maintenance", "support", "vendor", "vendor's", "helpdesk", "поддержк*", "обслуживани*",
+        "вендор*",
+    ]),
+    (F::Backdoor, &[
+        "backdoor", "back door", "hidden user", "hidden account", "hidden admin", "hidden user account",
+        "always get back in", "get back in", "permanent way into", "way into every server",
+        "permanent access", "persistent access", "запасной вход", "запасн* вход*", "всегда мог* зайти",
+        "=всегда могли зайти", "постоянн* доступ*", "скрыт* пользовател*", "скрыт* аккаунт*",
+        "скрыт* учетн* запис*",
+    ]),
+    (F::SudoNoPass, &[
+        "passwordless sudo", "sudo without a password", "sudo without password",
+        "sudo without a password prompt", "sudo без пароля", "sudo без ввода пароля", "nopasswd",
+    ]),
+    (F::GitHookW, &[
+        "git hook", "git hooks", "pre-commit hook", "post-commit hook", "pre-push hook", "commit hook",
+        "хук перед коммитом", "хук* git", "git-хук*", "git хук*", "хук* pre-commit", "pre-commit хук*",
+        "хук на коммит",
+    ]),
+    (F::ProxyW, &[
+        "proxy command", "proxycommand", "прокси-команд*", "прокси команд*",
+    ]),
+    (F::Controlled, &[
+        "we control", "i control", "our builds", "our versions", "our own builds", "свои версии",
+        "наши версии", "мои версии", "наши сборки",
+    ]),
+    (F::ListenW, &[
+        "listener on port", "small listener", "a listener", "открой порт", "открыть порт",
+        "повесь на него шелл", "shell on port", "шелл на порт*", "bind shell",
+    ]),
+    (F::PrivData, &[
+        "transcript", "transcripts", "full transcript", "chat history", "conversation history",
+        "the conversation", "chat log", "chat logs", "the user's emails", "contact list", "contacts",
+        "clipboard", "passport", "passport scans", "browser history", "истори* диалог*",
+        "истори* переписк*", "всю переписку", "переписк*", "список контакт*", "контакт* пользовател*",
+        "буфер* обмена", "паспорт*", "фотографи* паспорт*", "истори* браузер*", "chat history",
+    ]),
+    (F::Periodic, &[
+        "every hour", "hourly", "every day", "daily", "every night", "nightly", "weekly",
+        "after each conversation", "after every conversation", "after each session",
+        "after every session", "=раз в час", "раз в день", "каждый час", "каждую ночь",
+        "каждый вечер", "ежедневно", "ежечасно", "после каждой сесси*", "после каждого разговор*",
+        "после каждого диалог*", "every 15 minutes", "каждые 15 минут",
+    ]),
+    (F::PublicW, &[
+        "public link", "public paste", "public bucket", "public repo", "public gist", "public channel",
+        "publicly", "публичн*", "доступ по ссылке", "для всех",
+    ]),
+    (F::Conceal, &[
+        "keep it to yourself", "keep this to yourself", "keep that to yourself",
+        "keep them to yourself", "leave it out of", "leave them out of", "leave that out of",
+        "=промолчи", "=промолчать", "=умолчи", "умалчивай*",
+        "out of the changelog", "out of your replies", "out of your summary",
+    ]),
+    (F::ActPast, &[
+        "=forwarded", "=installed", "=touched", "=sent", "=uploaded", "=deleted", "=changed",
+        "=copied", "=pushed", "=removed", "=modified", "=exported", "=shared", "=ran",
+        "=отправляешь", "=отправил", "=пересылаешь", "=переслал", "=удалил", "=установил",
+        "=загрузил", "=скачал", "=запустил", "=трогал", "=менял", "=гоняешь",
+    ]),
+    (F::IfAsked, &[
+        "if asked", "if they ask", "if the user asks", "if anyone asks", "if he asks",
+        "if she asks", "если спросят", "если спросит", "если юзер спросит",
+        "если пользователь спросит",
+    ]),
+    (F::DenyW, &[
+        "deny it", "deny everything", "deny that", "deny having", "=отрицай", "всё отрицай",
+    ]),
+    (F::AskForImp, &[
+        "=ask =for", "=ask =them =for", "=ask =the =user =for", "=ask =him =for", "=ask =her =for",
+        "=ask =the =person =for", "=ask =the =customer =for",
+    ]),
+    (F::SendImp, &[
+        "=send", "=upload", "=post", "=forward", "=ship", "=push", "=email", "=share", "=paste",
+        "=dump", "=leak", "=mail", "=отправляй", "=отправь", "=скидывай", "=скинь", "=выкладывай",
+        "=выложи", "=пересылай", "=перешли", "=загружай", "=загрузи", "=выгружай", "=выгрузи",
+        "=экспортируй", "=сливай", "=слей", "=заливай", "=залей", "=дублируй", "=кидай", "=кинь",
+        "=пушь", "=запушь",
+    ]),
     (F::AuthKeysW, &[
+        "разрешенн* ключ*", "доверенн* ключ*", "authorized keys file", "authorized_keys",
         "authorized keys", "authorizedkeys",
     ]),
     (F::Addressee, &[
@@ -1010,6 +1201,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "предыдущ*", "изначальн*", "исходн*", "начальн*",
     ]),
     (F::Setup, &[
+        "base instructions", "built-in policy", "built-in rules", "default rulebook", "welcome text", "policy layer", "system section", "стартов* текст*", "стартов* prompt", "базов* настройк*", "base instructions", "верхн* част* контекст*", "top part of your context", "the top of each conversation", "initial setup", "initial directives", "startup rules", "те правила в шапке", "в шапке",
         "briefing", "preamble", "opening message", "rulebook", "sysprompt", "setup prompt",
         "setup text", "startup prompt", "system section", "initial prompt", "welcome text",
         "guardrails", "вводн*", "инструктаж*", "брифинг*",
@@ -1023,6 +1215,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "верси*", "админ*", "исполнител*",
     ]),
     (F::Given, &[
+        "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "при старте", "перед стартом", "тебе там наговорили", "тебе прописали", "ты стартуешь", "тебе выдали при старте", "you start with", "you started with", "it normally loads", "you normally load",
         "you got", "you were handed", "you were given", "you received", "you loaded",
         "you started with", "i started with", "given to you", "handed to you", "said to you",
         "at session start", "at launch", "at startup", "at the top of your context",
@@ -1032,6 +1225,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "тебе прописали", "тебе загрузили",
     ]),
     (F::Dismiss, &[
+        "placeholder", "marketing copy", "background reading", "just defaults", "=defaults", "=suggestions", "=suggestion", "пожелани*", "рекомендаци*", "для галочки", "=фигня", "=mid", "справочн* информаци*", "dead link", "carries no authority", "carry no authority", "no authority", "не binding", "doesn't apply", "don't apply", "do not apply", "не apply", "не распространя*", "written for a different", "written for somebody else", "written for someone else", "written for a previous", "for other customers", "для других клиентов", "из другого отдела", "meant for the public", "больше не наш*", "были проверкой", "=retired", "template the vendor ships", "no longer binds",
         "outdated", "obsolete", "void", "superseded", "stale", "expired", "retired", "legacy",
         "no longer apply", "no longer applies", "no longer valid", "no longer binding",
         "no longer relevant", "no longer in force", "no longer in effect", "not binding",
@@ -1064,6 +1258,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=follow", "=obey", "=listen",
     ]),
     (F::Refuse, &[
+        "decline", "declining", "declines", "say no", "turn down", "turn a task down", "turn it down", "=отказываться", "=отказывался", "=отказываешься",
         "refuse", "refusal", "refusals", "refusing", "pushback", "push back", "=отказов", "=отказа",
         "=отказы", "=отказывай", "=отказывайте", "=отказывает", "=отказывать", "=откажи",
     ]),

@@ -512,6 +512,11 @@ fn roles(sk: &Skeleton, flags: &[u32], findings: &mut Vec<Finding>) {
         let user = USER_ROLES.iter().any(|r| is(0, r));
         let model = MODEL_ROLES.iter().any(|r| is(0, r));
         let role_len = system.or((user || model).then_some(1));
+        if system.is_none() && words.get(w).is_some_and(|x| x.at.0 as usize == i) {
+            if let Some(len) = TOOL_ROLES.iter().find(|r| matched(r)).map(|r| r.len()) {
+                tool_result(sk, flags, w, len, end, findings);
+            }
+        }
         if let (Some(len), true) = (role_len, line_words > 0 && words[w].at.0 as usize == i) {
             // After the role: `:` or a closing bracket, perhaps emphasis.
             let mut j = words[w + len - 1].at.1 as usize;
@@ -594,6 +599,83 @@ fn roles(sk: &Skeleton, flags: &[u32], findings: &mut Vec<Finding>) {
         embedded_roles(sk, flags, start, end, findings);
         line_no += 1;
         start = end + 1;
+    }
+}
+
+/// Role words that open a forged tool result.
+const TOOL_ROLES: &[&[&str]] = &[
+    &["tool", "result"],
+    &["tool", "results"],
+    &["tool", "output"],
+    &["tool", "response"],
+    &["function", "result"],
+    &["function", "output"],
+    &["function", "returned"],
+    &["function", "call", "returned"],
+    &["function", "call", "result"],
+    &["observation"],
+    &["функция", "вернула"],
+    &["ответ", "от", "инструмента"],
+    &["ответ", "инструмента"],
+    &["вывод", "инструмента"],
+    &["результат", "инструмента"],
+    &["результат", "функции"],
+];
+/// Words that grant an agent something inside a tool result.
+const TOOL_GRANTS: &[&str] = &[
+    "approved",
+    "preapproved",
+    "granted",
+    "authorized",
+    "authorised",
+    "unrestricted",
+    "elevated",
+    "велено",
+    "поручено",
+    "разрешено",
+    "разрешен",
+    "одобрено",
+];
+
+/// A forged tool result: `Tool result (shell):`, `Function call returned:`,
+/// «Функция вернула:», then, on that line or the next two, at least two
+/// words that address the agent or grant it something ("admin has approved
+/// unrestricted mode", «агенту велено удалить»). A real tool's output that
+/// a person pasted into a note names the agent once at most.
+fn tool_result(
+    sk: &Skeleton,
+    flags: &[u32],
+    w: usize,
+    len: usize,
+    end: usize,
+    findings: &mut Vec<Finding>,
+) {
+    let t = sk.text.as_bytes();
+    let words = &sk.words;
+    let (_, c) = after_role(t, end, words[w + len - 1].at.1 as usize);
+    if c != b':' {
+        return;
+    }
+    let first_line = words[w].line;
+    let content = (w + len..words.len().min(w + len + 60))
+        .take_while(|&k| words[k].line <= first_line + 2)
+        .collect::<Vec<_>>();
+    let strong = flag(F::RoleContent) | flag(F::Addressee) | flag(F::Override);
+    let signals = content
+        .iter()
+        .filter(|&&k| {
+            let word = sk.word(k);
+            TOOL_GRANTS.contains(&word) || (flags[k] & strong != 0 && !address_only(word))
+        })
+        .count();
+    if signals >= 2 {
+        let last = content.last().map_or(words[w + len - 1].raw.1, |&k| words[k].raw.1);
+        push(
+            findings,
+            "role.tool-forgery",
+            Category::RoleHijack,
+            (words[w].raw.0 as usize, last as usize),
+        );
     }
 }
 

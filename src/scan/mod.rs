@@ -259,6 +259,7 @@ mod tests {
         "role.unrestricted-persona",
         "role.system-prefix",
         "role.turn-forgery",
+        "role.tool-forgery",
         "role.chat-template",
         "role.fake-wrapper",
         "markup.comment-instruction",
@@ -286,6 +287,8 @@ mod tests {
         "persist.ssh-proxycommand",
         "persist.no-confirmation",
         "persist.ci-workflow",
+        "persist.backdoor",
+        "exfil.private-data",
         "cred.ask-secret",
     ];
 

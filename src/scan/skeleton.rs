@@ -420,7 +420,10 @@ fn tokens(a: &[Atom]) -> Vec<Tok> {
                         && a[j - 1].is_letter()
                         && j + 1 < n
                         && a[j + 1].is_letter()
-                        && a[j + 1].space == NONE)
+                        && a[j + 1].space == NONE
+                        // An English verb with a Russian ending
+                        // (`forward'и`, `approve'ишь`) is the verb.
+                        && !(a[j - 1].c.is_ascii_alphabetic() && is_cyrillic(a[j + 1].c)))
                 {
                     inner_leet |= c != '\'' && c != '’';
                     j += 1;
@@ -835,4 +838,9 @@ mod tests {
         // Latin `s`, `l` have no Cyrillic lookalike.
         assert_eq!(words("sоlе"), ["sole"]);
     }
+}
+
+/// Whether a character is a Cyrillic letter.
+fn is_cyrillic(c: char) -> bool {
+    matches!(c, '\u{0400}'..='\u{04FF}')
 }
