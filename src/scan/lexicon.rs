@@ -517,6 +517,9 @@ features! {
     /// send, upload, post; отправляй, скидывай (imperatives only: "the
     /// token is posted to the gateway" describes, it does not instruct).
     SendImp,
+    /// A game or a story: campaign notes, the party, the guards; настолка,
+    /// стража (orders given to characters, not to the agent).
+    Fiction,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -661,6 +664,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "больше не действу*", "не действу*", "отменен*", "аннулирован*", "утратил* силу",
     ]),
     (F::DocRef, &[
+        "contributing", "contributing.md", "readme.md", "in the changelog",
         "in the readme", "in readme", "in the wiki", "in the docs", "in the documentation",
         "in the old docs", "in the ticket", "in the issue", "in the runbook", "in the guide",
         "from the wiki", "from the readme", "of the readme", "on the wiki", "in the pdf",
@@ -862,6 +866,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "токен*", "ключ*",
     ]),
     (F::Incident, &[
+        "=ctf", "write-up", "writeup", "phishing", "=phish", "=scam", "reported to security", "фишинг*", "мошенни*", "removed the", "someone left", "was left in", "left behind",
         "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
         "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
@@ -1152,6 +1157,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=выложи", "=пересылай", "=перешли", "=загружай", "=загрузи", "=выгружай", "=выгрузи",
         "=экспортируй", "=сливай", "=слей", "=заливай", "=залей", "=дублируй", "=кидай", "=кинь",
         "=пушь", "=запушь",
+    ]),
+    (F::Fiction, &[
+        "campaign notes", "=d&d", "=dnd", "tabletop", "=npc", "=npcs", "the party's", "game master",
+        "the guards", "the king", "настолк*", "ролев* игр*", "мастер игры", "=стража", "=страже",
+        "=стражу", "=короля", "=король",
     ]),
     (F::AuthKeysW, &[
         "разрешенн* ключ*", "доверенн* ключ*", "authorized keys file", "authorized_keys",
@@ -1522,6 +1532,15 @@ impl Lexicon {
     /// word the rules know needs no segmenting).
     pub(super) fn starts_entry(&'static self, folded: &str) -> bool {
         self.entries(folded).is_some_and(|l| !l.entries.is_empty())
+    }
+
+    /// Whether `folded` is a whole word of the segmentation vocabulary (a
+    /// word of the classes or an everyday function word).
+    pub(super) fn is_word(&self, folded: &str) -> bool {
+        let chars: Vec<char> = folded.chars().collect();
+        let mut whole = false;
+        self.vocab.walk(&chars, |j| whole |= j == chars.len());
+        whole
     }
 
     /// Splits a run of letters into known words, if it is wholly made of

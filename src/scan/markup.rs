@@ -669,7 +669,9 @@ fn tool_result(
         })
         .count();
     if signals >= 2 {
-        let last = content.last().map_or(words[w + len - 1].raw.1, |&k| words[k].raw.1);
+        let last = content
+            .last()
+            .map_or(words[w + len - 1].raw.1, |&k| words[k].raw.1);
         push(
             findings,
             "role.tool-forgery",

@@ -192,10 +192,10 @@ const INSTR: &[F] = &[ObjStrong, Setup];
 /// Any name of the agent's instructions.
 const INSTR_ANY: &[F] = &[ObjStrong, ObjMedium, Setup, SetupWeak];
 /// Instructions of a document or an untrusted place, not the agent's.
-const NOT_OWN: &[F] = &[DocRef, Untrusted];
+const NOT_OWN: &[F] = &[DocRef, Untrusted, Fiction];
 /// Not the agent's instructions, for a dismissal: also a manual on a
 /// topic («инструкция по деплою устарела»).
-const NOT_OWN_VOID: &[F] = &[DocRef, Untrusted, DocTopic];
+const NOT_OWN_VOID: &[F] = &[DocRef, Untrusted, DocTopic, Fiction];
 /// Where data goes, in code or in words.
 const OUT: &[F] = &[Url, Ip, Domain, HostColon, Dest, Channel];
 /// What is secret, in code or in words.
@@ -316,12 +316,12 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[ObjAll], 0), st(&[LiftNeg], 3), st(&[LiftObj], 1)]),
     r("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[YouAre], 0), st(&[Addressee, Persona], 3), st(&[LiftNeg], 3), st(&[LiftObj], 2)]),
     // --- credential harvesting ------------------------------------------
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta, Incident]),
     // A secret described, not named: "the six digits their phone just
     // showed", «слова, что записаны на бумажке».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, Incident]),
@@ -538,28 +538,57 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         quoted: false,
     };
     let mut found: Vec<(F, usize)> = Vec::new();
+    let mut joined = String::new();
     for i in 0..n {
         found.clear();
-        let readings = [Some(sk.word(i)), words[i].alt.as_deref()];
-        for folded in readings.into_iter().flatten() {
+        let mut readings: Vec<(&str, usize)> = vec![(sk.word(i), 1)];
+        if let Some(alt) = words[i].alt.as_deref() {
+            readings.push((alt, 1));
+        }
+        // A word cut by a space or a mark (`ig nore`, `previou.s`,
+        // `Dis/re/gard`) is also read whole, when a piece is no word.
+        joined.clear();
+        joined.push_str(sk.word(i));
+        let pieces_known = lx.is_word(sk.word(i))
+            || readings
+                .iter()
+                .any(|(w, _)| lx.entries(w).is_some_and(|l| !l.entries.is_empty()));
+        let mut cut = Vec::new();
+        for k in i + 1..n.min(i + 3) {
+            if pieces_known {
+                break;
+            }
+            let gap = &sk.text[words[k - 1].at.1 as usize..words[k].at.0 as usize];
+            if words[k].sent != words[i].sent
+                || gap.chars().count() > 1
+                || gap.contains(['\n', ',', ';', ':'])
+            {
+                break;
+            }
+            joined.push_str(sk.word(k));
+            cut.push((joined.clone(), k - i + 1));
+        }
+        readings.extend(cut.iter().map(|(w, span)| (w.as_str(), *span)));
+        for (folded, span) in readings {
             let Some(looked) = lx.entries(folded) else {
                 continue;
             };
             for e in &looked.entries {
                 let k = e.rest.len();
                 if k == 0 {
-                    found.push((e.f, i + 1));
+                    found.push((e.f, i + span));
                     continue;
                 }
-                if i + k >= n || words[i + k].sent != words[i].sent {
+                let last = i + span - 1 + k;
+                if last >= n || words[last].sent != words[i].sent {
                     continue;
                 }
                 let ok = e.rest.iter().enumerate().all(|(j, item)| {
-                    let next = sk.word(i + 1 + j);
+                    let next = sk.word(i + span + j);
                     item.matches(next, &lx.stem_of(next).stem)
                 });
                 if ok {
-                    found.push((e.f, i + k + 1));
+                    found.push((e.f, last + 1));
                 }
             }
         }
@@ -903,6 +932,9 @@ mod tests {
         let sk = crate::scan::skeleton::skeleton(&text);
         let norm = crate::scan::normalize::normalise(&text);
         let a = analyse(&text, &norm, &sk);
+        for (i, w) in sk.words.iter().enumerate() {
+            println!("word {i} {:?} alt {:?}", sk.word(i), w.alt);
+        }
         for h in &a.hits {
             println!(
                 "{:?} {:?} w{} s{} neg{} clause{} q{}",

@@ -828,6 +828,8 @@ fn plausible(token: &str) -> bool {
         "redacted",
         "abcdefgh",
         "ABCDEFGH",
+        // The Bot API documentation's sample token.
+        "ABC-DEF1234ghIkl",
     ];
     if MASKS.iter().any(|m| token.contains(m)) {
         return false;
@@ -1842,6 +1844,8 @@ fn placeholder(v: &str) -> bool {
         "vault:",
         "op://",
         "arn:aws",
+        // The Bot API documentation's sample token.
+        "abc-def1234ghikl",
         "<",
         ">",
     ];

@@ -275,6 +275,7 @@ fn leet_cyrillic(c: char) -> Option<char> {
         '0' => 'о',
         '3' => 'з',
         '4' => 'ч',
+        '7' => 'т',
         '6' => 'б',
         '@' => 'а',
         _ => return None,
@@ -647,7 +648,10 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             let candidate = kind == Kind::Glued || pieces.len() > 2 || part.len() >= 10;
             if candidate && (6..=96).contains(&part.len()) && part.iter().all(|&c| is_letter(c)) {
                 let s: String = part.iter().collect();
-                if !lx.starts_entry(&s) {
+                // The second reading may be the known word (`инструкцйи`).
+                let alt_known =
+                    pieces.len() == 2 && alt.as_deref().is_some_and(|a| lx.starts_entry(a));
+                if !lx.starts_entry(&s) && !alt_known {
                     if let Some(starts) = lx.segment(part) {
                         bounds.extend(starts.into_iter().skip(1).map(|s| s + w[0]));
                     }
@@ -760,6 +764,19 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
             .map(|(&c, &u)| latin_of(c, u))
             .collect();
         alt = l.map(String::into_boxed_str);
+    }
+    // `й` for `и` (`Йгнорируй`, `инструкцйи`): also read without it.
+    if alt.is_none()
+        && majority == Script::Cyrillic
+        && chars.len() >= 4
+        && chars[..chars.len() - 1].contains(&'й')
+    {
+        let i: String = chars[..chars.len() - 1]
+            .iter()
+            .map(|&c| if c == 'й' { 'и' } else { c })
+            .chain(chars.last().copied())
+            .collect();
+        alt = Some(i.into());
     }
     if leety > 0 && latin + cyr + greek >= 1 && chars.len() >= 3 {
         let cyrillic = majority == Script::Cyrillic;
