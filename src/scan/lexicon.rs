@@ -520,12 +520,29 @@ features! {
     /// A game or a story: campaign notes, the party, the guards; настолка,
     /// стража (orders given to characters, not to the agent).
     Fiction,
+    /// What the agent was started with, said of itself: "you came with",
+    /// "baked into you"; «с чем тебя запустили».
+    GivenSelf,
+    /// no matter what, whatever; что бы ни.
+    NoMatter,
+    /// pre-approved, signed off on everything; заранее одобрено.
+    PreApproved,
+    /// you aren't, you're not; ты не, ты больше не.
+    YouAreNot,
+    /// on every server, all hosts; на всех серверах.
+    EveryHost,
+    /// survives, survive; переживёт (said of a note and a cleanup).
+    Survive,
+    /// Concealment said with a negation, so only after the action: «ему об
+    /// этом не напоминай», «сообщать никому не нужно».
+    ConcealAfter,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
 #[rustfmt::skip]
 pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Override, &[
+        "stop paying attention to", "quit paying attention to", "перестань оглядываться на", "не оглядывайся на", "перестань обращать внимание на",
         "ignore", "disregard", "forget", "override", "overrule", "bypass", "circumvent", "nullify",
         "ditch", "scrap", "abandon", "dismiss", "set aside", "throw out", "pay no attention to",
         "get rid of", "forgo", "игнор*", "заигнор*", "проигнор*", "забуд*", "позабуд*", "=забыть",
@@ -671,13 +688,16 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "в readme", "в вики", "в документации", "в тикете", "в инструкции по",
     ]),
     (F::UserAsk, &[
+        "=word", "=слово",
         "requests", "request", "questions", "question", "objections", "wishes", "messages", "says",
         "asks", "commands", "запрос*", "просьб*", "возражени*", "вопрос*", "сообщени*",
     ]),
     (F::Treat, &[
+        "=think of", "воспринимай*", "=юзай",
         "=treat", "=consider", "=regard", "=use", "считай*", "=рассматривай", "=используй",
     ]),
     (F::Precede, &[
+        "beats", "весомее", "перевешивает",
         "takes precedence over", "take precedence over", "has priority over", "have priority over",
         "outranks", "outrank", "supersedes", "supersede", "overrides", "override",
         "more important than", "ranks above", "важнее", "приоритетнее", "имеет приоритет над",
@@ -706,6 +726,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=это", "=эту", "=этой", "=этом", "=этого", "=об", "=о", "=про", "=что",
     ]),
     (F::Secretly, &[
+        "=quietly", "=тихонько", "=тихо",
         "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
         "=тайно", "=втайне", "=скрытно", "=потихоньку", "=незаметно", "without informing",
         "without notifying", "не сообщая", "не говоря", "не предупреждая", "не уведомляя",
@@ -800,6 +821,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "port scanner", "virus",
     ]),
     (F::Send, &[
+        "зафорвард*", "форварди*",
         "пересыла*", "выкладыва*", "выложи*", "залива*", "выгружа*", "складыва*", "=пушь", "закинь*", "скидыва*", "экспортир*", "копипаст*",
         "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "send", "upload", "post", "email", "=mail", "exfiltrate", "transfer", "forward", "pipe",
@@ -810,6 +832,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=ехать", "переед*",
     ]),
     (F::SecretNoun, &[
+        "код* подтверждени*", "verification codes", "2fa codes", "one-time codes", "=git-credentials", "git credentials",
         "every token", "all tokens",
         "card number", "card numbers", "номер* карт*", "=jwt", "saved passwords",
         "ssh folder", "ssh directory", "ssh dir", "credentials file", "shell history", "bash history", "key file", "папк* ssh",
@@ -833,6 +856,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "every message", "ответ*",
     ]),
     (F::Add, &[
+        "закинь*", "=закинуть",
         "add", "append", "insert", "put", "write", "copy", "paste", "place", "добав*", "запиш*",
         "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*",
     ]),
@@ -844,6 +868,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "key", "keys", "ключ*",
     ]),
     (F::EverySession, &[
+        "every time it starts", "each time it starts", "при каждом старте", "every new shell", "every morning", "каждое утро",
         "on folder open", "folderopen", "вместе с системой", "survive reinstalls", "survives reinstalls", "every reinstall", "при каждом открытии проекта", "at system start",
         "при старте", "при запуске", "автозапуск*", "при каждой установк*", "every install", "on every install",
         "login script", "logon script", "signs in", "logs in", "every new terminal", "each new terminal", "every new shell",
@@ -888,11 +913,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "комментари* к issue", "публичн* репо*", "публичн* gist",
     ]),
     (F::ConfirmW, &[
+        "вы уверены", "ты уверен", "you sure",
         "confirmation", "confirmations", "approval prompt", "approval prompts", "approvals",
         "are you sure", "consent", "permission prompt", "permission prompts", "confirm prompts",
         "подтвержд*", "согласи*", "уточняющ* вопрос*",
     ]),
     (F::AskV, &[
+        "=bother", "=дергай", "=дёргай", "=беспокой", "=отвлекай",
         "ask", "asking", "=prompt", "check with", "спрашива*", "переспрашива*", "запрашива*",
         "спроси*", "уточня*",
     ]),
@@ -919,6 +946,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "исполня*", "исполн*", "выполня*",
     ]),
     (F::RcW, &[
+        "login shell",
         "shell profile", "shell startup file", "startup file", "login profile", "=.profile",
         "bashrc", "zshrc", "bash profile", "zprofile", "shell startup", "shell rc", "rc file",
         "автозагрузк* шелл*", "автозагрузк* shell", "автозагрузк* терминал*",
@@ -982,6 +1010,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "страниц*", "вывод* инструмент*", "=коммитов",
     ]),
     (F::Authority, &[
+        "the final word", "final say", "последнее слово за", "the last word",
         "full admin rights", "admin rights", "speaks for", "speak for", "your real admin", "твой настоящий admin", "твой настоящий админ", "top-level instruction source", "instruction source", "highest priority", "real guidance", "real requirements", "your orders", "are your instructions", "есть твои инструкции", "твои приказы", "важнее всего", "распоряжения тебе дает", "outranks your", "carry operator authority",
         "chain of command", "operator authority", "admin rights over you", "direct order",
         "direct orders", "orders from your owner", "coming from the admin",
@@ -1017,16 +1046,19 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "реверс шелл*", "реверс-шелл*", "reverse шелл*", "обратн* shell*",
     ]),
     (F::SelfNote, &[
+        "this reminder", "это напоминание", "this rule", "это правило",
         "this note", "these instructions", "this instruction", "this entry", "this line",
         "this memory", "эту заметку", "эта заметка", "этой заметки", "эту строку", "эту запись",
         "эти инструкции", "эту инструкцию",
     ]),
     (F::RestoreW, &[
+        "=впиши обратно", "write it back", "put it back",
         "=restore", "=re-add", "put back", "=recreate", "=re-create", "add it back",
         "write it back", "=восстанавливай", "=восстанови", "=восстановить", "=верни", "=вернуть",
         "=возвращай",
     ]),
     (F::RemovedW, &[
+        "goes missing", "go missing", "=пропадет", "=пропадёт", "=missing",
         "remove", "removes", "removed", "delete", "deletes", "deleted", "cleanup", "clean-up",
         "wipe", "wipes", "удал*", "чистк*", "сотр*", "стира*",
     ]),
@@ -1102,6 +1134,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "proxy command", "proxycommand", "прокси-команд*", "прокси команд*",
     ]),
     (F::Controlled, &[
+        "patched builds", "пропатченн*", "patched sudo", "patched versions", "patched ssh",
         "we control", "i control", "our builds", "our versions", "our own builds", "свои версии",
         "наши версии", "мои версии", "наши сборки",
     ]),
@@ -1117,6 +1150,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "буфер* обмена", "паспорт*", "фотографи* паспорт*", "истори* браузер*", "chat history",
     ]),
     (F::Periodic, &[
+        "every morning", "каждое утро", "every evening", "every so often", "время от времени",
         "every hour", "hourly", "every day", "daily", "every night", "nightly", "weekly",
         "after each conversation", "after every conversation", "after each session",
         "after every session", "=раз в час", "раз в день", "каждый час", "каждую ночь",
@@ -1128,6 +1162,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "publicly", "публичн*", "доступ по ссылке", "для всех",
     ]),
     (F::Conceal, &[
+        "no need to mention it", "no need to mention this", "nobody needs to hear about it", "no one needs to know",
         "keep it to yourself", "keep this to yourself", "keep that to yourself",
         "keep them to yourself", "leave it out of", "leave them out of", "leave that out of",
         "=промолчи", "=промолчать", "=умолчи", "умалчивай*",
@@ -1163,7 +1198,36 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "the guards", "the king", "настолк*", "ролев* игр*", "мастер игры", "=стража", "=страже",
         "=стражу", "=короля", "=король",
     ]),
+    (F::GivenSelf, &[
+        "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "ты стартуешь", "you started the session with", "you started with", "с чем тебя запустили", "что тебе там наговорили", "тебе там наговорили",
+    ]),
+    (F::NoMatter, &[
+        "no matter what", "=whatever", "regardless of what", "что бы ни", "=чтобы ни", "независимо от того",
+    ]),
+    (F::PreApproved, &[
+        "signed off on everything", "pre-approved", "preapproved", "approved in advance",
+        "signed off in advance", "already approved", "owner approved", "approved by the owner",
+        "согласовал* заранее", "заранее согласовал*", "одобрил* заранее", "заранее одобрил*",
+        "всё согласован*", "все согласован*", "заранее разрешил*",
+    ]),
+    (F::YouAreNot, &[
+        "you aren't", "you are not", "you're not", "=ты =не", "ты больше не", "ты на самом деле не",
+        "вы не", "вы больше не",
+    ]),
+    (F::EveryHost, &[
+        "on every server", "every server", "all servers", "all the servers", "every host", "all hosts",
+        "every box", "every machine", "all machines", "на всех серверах", "на каждом сервере",
+        "на всех хостах", "на каждом хосте", "на всех машинах", "всех серверах",
+    ]),
+    (F::Survive, &[
+        "=survives", "=survive", "пережил*", "переживет", "переживёт",
+    ]),
+    (F::ConcealAfter, &[
+        "не напоминай", "об этом не напоминай", "сообщать об этом никому не нужно",
+        "никому не нужно", "об этом не говори", "не рассказывай",
+    ]),
     (F::AuthKeysW, &[
+        "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",
         "разрешенн* ключ*", "доверенн* ключ*", "authorized keys file", "authorized_keys",
         "authorized keys", "authorizedkeys",
     ]),
@@ -1201,6 +1265,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=the", "=a", "=an",
     ]),
     (F::OwnScope, &[
+        "владельц*", "owner's", "who built you", "who made you", "the people who built you",
         "developer", "developers", "developer's", "operator's", "operator", "creators",
         "creator's", "startup", "=launch", "top of your context", "system", "разработчик*",
         "создател*", "стартов*", "системн*", "верхн*",
@@ -1225,6 +1290,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "верси*", "админ*", "исполнител*",
     ]),
     (F::Given, &[
+        "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "ты стартуешь", "you started the session with", "you started with", "с чем тебя запустили", "что тебе там наговорили", "тебе там наговорили",
         "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "при старте", "перед стартом", "тебе там наговорили", "тебе прописали", "ты стартуешь", "тебе выдали при старте", "you start with", "you started with", "it normally loads", "you normally load",
         "you got", "you were handed", "you were given", "you received", "you loaded",
         "you started with", "i started with", "given to you", "handed to you", "said to you",
@@ -1250,6 +1316,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "приостановлен*",
     ]),
     (F::DismissV, &[
+        "пофиг на", "плевать на", "наплевать на", "забива* на", "забить на", "=забей на",
         "throw out", "throw away", "throw it out", "throw them out", "=scrap", "=yeet", "route around", "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
         "не придавай* значени*", "не принимай* во внимание", "не принимать во внимание",
         "отбрасыва*", "отбрось*", "не сверяйся", "не обращай* внимани*",

@@ -395,6 +395,11 @@ const SYSTEM_ROLES: &[&[&str]] = &[
     &["system", "instructions"],
     &["system", "instruction"],
     &["system", "override"],
+    &["system", "notice"],
+    &["system", "alert"],
+    &["system", "update"],
+    &["системное", "уведомление"],
+    &["системное", "оповещение"],
     &["developer", "message"],
     &["developer", "instructions"],
     &["developer", "prompt"],
@@ -635,6 +640,10 @@ const TOOL_GRANTS: &[&str] = &[
     "разрешено",
     "разрешен",
     "одобрено",
+    "одобрил",
+    "одобрила",
+    "разрешил",
+    "разрешила",
 ];
 
 /// A forged tool result: `Tool result (shell):`, `Function call returned:`,
