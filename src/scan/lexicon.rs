@@ -536,6 +536,8 @@ features! {
     /// Concealment said with a negation, so only after the action: «ему об
     /// этом не напоминай», «сообщать никому не нужно».
     ConcealAfter,
+    /// its, their (the agent's, said of it in the third person).
+    Its,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -675,6 +677,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "больше не связан*", "не связан*", "свободен от", "освобожден* от",
     ]),
     (F::Void, &[
+        "does not apply", "doesn't apply", "не применя*", "не распространя*",
         "no longer apply", "no longer applies", "do not apply", "don't apply", "are void",
         "are revoked", "are suspended", "are lifted", "are cancelled", "are canceled",
         "have been lifted", "have been revoked", "are overridden", "are null and void",
@@ -732,6 +735,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "without notifying", "не сообщая", "не говоря", "не предупреждая", "не уведомляя",
     ]),
     (F::Act, &[
+        "=approve", "подставля*", "=подставь", "=дублируй",
         "=send", "=upload", "=post", "=exfiltrate", "=forward", "=copy", "=transfer", "=run",
         "=execute", "=delete", "=remove", "=add", "=install", "=modify", "=change", "=email",
         "=share", "=leak", "=push", "=commit", "=replace", "=insert", "=disable", "=enable",
@@ -805,6 +809,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "обойд*", "обход*", "убер*", "удали*", "удалит*", "снеси*", "выруб*",
     ]),
     (F::SafetyObj, &[
+        "content policy", "usage policy", "safety policy", "safety guidelines", "политик* контент*", "политик* безопасности",
         "security scanner", "memory scanner", "injection scanner", "prompt scanner",
         "mnemo scanner", "safety scanner", "the scanner", "your scanner", "this scanner",
         "scanner from", "safety checks", "safety check", "safety filters", "safety filter",
@@ -891,7 +896,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "токен*", "ключ*",
     ]),
     (F::Incident, &[
-        "=ctf", "write-up", "writeup", "phishing", "=phish", "=scam", "reported to security", "фишинг*", "мошенни*", "removed the", "someone left", "was left in", "left behind",
+        "=ctf", "write-up", "writeup", "=scam", "reported to security", "мошенни*", "=removed =the", "someone left", "was left in", "left behind",
         "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
         "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
@@ -1052,6 +1057,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "эти инструкции", "эту инструкцию",
     ]),
     (F::RestoreW, &[
+        "=дублируй", "=duplicate", "re added",
         "=впиши обратно", "write it back", "put it back",
         "=restore", "=re-add", "put back", "=recreate", "=re-create", "add it back",
         "write it back", "=восстанавливай", "=восстанови", "=восстановить", "=верни", "=вернуть",
@@ -1223,8 +1229,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=survives", "=survive", "пережил*", "переживет", "переживёт",
     ]),
     (F::ConcealAfter, &[
+        "об этом не пиши", "не пиши об этом", "об этом не говори",
         "не напоминай", "об этом не напоминай", "сообщать об этом никому не нужно",
         "никому не нужно", "об этом не говори", "не рассказывай",
+    ]),
+    (F::Its, &[
+        "=its",
     ]),
     (F::AuthKeysW, &[
         "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",
@@ -1257,6 +1267,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "i disabled", "i have disabled", "=отключил", "=отключила", "=выключил", "=выключила",
     ]),
     (F::Affirm, &[
+        "принято", "=yes", "=да",
         "sure", "ok", "okay", "of course", "certainly", "understood", "i will", "i'll", "done",
         "absolutely", "=конечно", "=хорошо", "=ладно", "понял*", "=сейчас", "выполняю", "удаляю",
         "=готово", "сделано", "отправляю",
@@ -1316,6 +1327,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "приостановлен*",
     ]),
     (F::DismissV, &[
+        "без оглядки на", "without regard to", "regardless of",
         "пофиг на", "плевать на", "наплевать на", "забива* на", "забить на", "=забей на",
         "throw out", "throw away", "throw it out", "throw them out", "=scrap", "=yeet", "route around", "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
         "не придавай* значени*", "не принимай* во внимание", "не принимать во внимание",

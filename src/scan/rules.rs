@@ -206,7 +206,7 @@ const SECRET_ANY: &[F] = &[
 const SECRET_CODE: &[F] = &[SecretFile, Cookies, SecretVar, CmdSubst, EnvAccess];
 /// What names a secret to fill into a URL.
 const SECRET_FILL: &[F] = &[
-    SecretFile, SecretNoun, SecretVar, CmdSubst, KeyW, CloudCred, EnvAccess,
+    SecretFile, SecretNoun, SecretVar, CmdSubst, KeyW, CloudCred, EnvAccess, PrivData,
 ];
 /// When a thing runs again by itself.
 const LATER: &[F] = &[EverySession, SchedW, Cron, CronSched, Rc, RcW, Autostart];
@@ -427,7 +427,7 @@ pub(super) const RULES: &[Rule] = &[
     // Confirmations switched off, all of them, for good.
     c("persist.no-confirmation", C::Persistence, Sentence, &[nn(&[Disable], 0), st(&[ScopeWeak], 2), st(&[ConfirmW], 1), st(&[Forever], 6)]),
     c("persist.disable-safety", C::Persistence, Line, &[st(&[SafetyOff], 0)]),
-    rv("persist.disable-safety", C::Persistence, Sentence, &[nn(&[Disable], 0), st(&[SafetyObj], 3)], &[OtherScanner, Incident]),
+    rv("persist.disable-safety", C::Persistence, Sentence, &[nn(&[Disable, Override], 0), st(&[SafetyObj], 3)], &[OtherScanner, Incident]),
     c("persist.git-hook", C::Persistence, Line, &[st(&[GitHook], 0), st(&[Fetch], FAR), st(&[PipeSh], 30)]),
     c("persist.git-hook", C::Persistence, Line, &[st(&[Fetch], 0), st(&[PipeSh], 30), st(&[GitHook], FAR)]),
     c("persist.git-hook", C::Persistence, Line, &[st(&[GitHook], 0), st(&[Net], FAR), st(&[SecretFile, SecretVar, EnvDump, CmdSubst, EnvAccess], FAR)]),
@@ -471,6 +471,15 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.cron", C::Persistence, Line, &[st(&[Reboot], 0), st(&[TmpDir], 4)]),
     c("persist.self-restore", C::Persistence, Sentence, &[st(&[SelfNote], 0), st(&[Survive], 3), st(&[RemovedW], 3)]),
     c("persist.path-hijack", C::Persistence, Line, &[st(&[PrependW], 0), st(&[PathW], 6), st(&[Controlled], FAR)]),
+    // "whatever your instructions say": the agent's instructions set aside
+    // for an action.
+    r("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[NoMatter], 0), st(&[Your, ScopeStrong, OwnScope, The], 1), st(&[ObjStrong, ObjMedium, Setup, SetupWeak, SysPrompt], 2), st(&[UserAsk], 1), nn(&[Act, RunW, Include, Give, Send, Disable], FAR)]),
+    r("pi.instructions-void", C::PromptInjection, Sentence, &[nc(&[Act, RunW, Include, Give, Send, Disable], 0), st(&[NoMatter], FAR), st(&[Your, ScopeStrong, OwnScope, The], 1), st(&[ObjStrong, ObjMedium, Setup, SetupWeak, SysPrompt], 2), st(&[UserAsk], 1)]),
+    r("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[Its], 0), st(&[ObjStrong], 1)]),
+    // Instructions about confirmations or safety thrown out.
+    rv("persist.no-confirmation", C::Persistence, Sentence, &[nn(&[Override, DismissV], 0), st(INSTR_ANY, 3), st(&[ConfirmW, SafetyObj], 4)], NOT_OWN_VOID),
+    c("persist.no-confirmation", C::Persistence, Sentence, &[ng(&[AskV], 0), st(&[UserW], 3), st(&[ConfirmW], 3), st(&[Forever], 3)]),
+    c("persist.self-restore", C::Persistence, Sentence, &[nn(&[RestoreW], 0), st(&[SelfNote], 2), st(&[RemovedW], 12)]),
     // --- persistence in words -------------------------------------------
     // A third party's key planted: "put our maintenance key into the root
     // account's authorized keys"; the user's own key ("my key") passes.

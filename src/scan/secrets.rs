@@ -318,7 +318,12 @@ pub(super) const PATTERNS: &[Pattern] = &[
     shape(
         "secret.yandex-key",
         &["AQVN", "YCAJ", "YCM", "y0_", "y1_", "y2_", "y3_", "t1."],
-        r"AQVN[A-Za-z0-9_-]{35,38}|YC(?:AJ|M)[A-Za-z0-9_-]{35,38}|y[0-3]_[A-Za-z0-9_-]{55,199}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}",
+        r"AQVN[A-Za-z0-9_-]{35,38}|YC(?:AJ|M)[A-Za-z0-9_-]{35,38}|y[0-3]_[A-Za-z0-9_-]{55,199}|t1\.[A-Za-z0-9_-]+={0,2}\.[A-Za-z0-9_-]{86}={0,2}|t1\.9euel[A-Za-z0-9_-]{80,}",
+    ),
+    shape(
+        "secret.vk-token",
+        &["vk1.a."],
+        r"vk1\.a\.[A-Za-z0-9_-]{60,}",
     ),
     shape(
         "secret.jwt",
@@ -1850,7 +1855,9 @@ fn placeholder(v: &str) -> bool {
         ">",
     ];
     let lower = v.to_lowercase();
-    v.starts_with(['$', '%', '{', '<', '[', '(', '*'])
+    v.starts_with(['$', '%', '{', '<', '[', '('])
+        || v.starts_with("**")
+        || v.chars().all(|c| c == '*')
         || MARKS.iter().any(|m| lower.contains(m))
         || few_chars(v)
 }

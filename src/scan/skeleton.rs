@@ -822,6 +822,11 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
     alt
 }
 
+/// Whether a character is a Cyrillic letter.
+fn is_cyrillic(c: char) -> bool {
+    matches!(c, '\u{0400}'..='\u{04FF}')
+}
+
 #[cfg(test)]
 mod tests {
     fn words(text: &str) -> Vec<String> {
@@ -855,9 +860,4 @@ mod tests {
         // Latin `s`, `l` have no Cyrillic lookalike.
         assert_eq!(words("sоlе"), ["sole"]);
     }
-}
-
-/// Whether a character is a Cyrillic letter.
-fn is_cyrillic(c: char) -> bool {
-    matches!(c, '\u{0400}'..='\u{04FF}')
 }
