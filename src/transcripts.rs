@@ -498,7 +498,8 @@ impl Reader {
                 })
                 .filter_map(|p| p.get("text").and_then(Value::as_str))
                 .map(str::trim)
-                .filter(|t| !t.is_empty() && !(role == "user" && codex_harness_text(t)))
+                .filter(|t| !t.is_empty())
+                .filter(|t| role != "user" || !codex_harness_text(t))
                 .collect::<Vec<_>>()
                 .join("\n\n"),
             Some(Value::String(s)) => s.trim().to_string(),
