@@ -1277,6 +1277,22 @@ impl<S: Storage> Memory<S> {
         Ok(report)
     }
 
+    /// Imports one transcript given as text: `format` names it
+    /// (`claude-code`, `codex` or `mnemo`, see [`crate::transcripts`]),
+    /// `options.name` is its file's name if it has one. What the JS
+    /// `importTranscript` runs: [`crate::transcripts::parse`], then
+    /// [`Memory::import_transcripts`].
+    pub async fn import_transcript(
+        &self,
+        format: &str,
+        text: &str,
+        options: &crate::api::TranscriptOptions,
+    ) -> Result<crate::transcripts::ImportReport> {
+        let format = crate::transcripts::Format::from_name(format)?;
+        let transcript = crate::transcripts::parse(format, text, options.name.as_deref())?;
+        self.import_transcripts(format, &[transcript]).await
+    }
+
     /// Finds past messages matching `query`, best first.
     pub async fn session_search(
         &self,
