@@ -263,6 +263,8 @@ fn a_file_that_is_not_a_transcript_imports_nothing() {
         codex.to_str().unwrap(),
     ]);
     assert!(e.contains("unknown transcript format \"gemini\""), "{e}");
+    let e = w.fails(&["sessions", "import"]);
+    assert!(e.contains("name the transcript file"), "{e}");
     assert!(w
         .json(&["sessions", "list", "--json"])
         .as_array()
