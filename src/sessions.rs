@@ -22,7 +22,8 @@
 //! `RECENCY_BOOST` (+40%).
 //!
 //! Nothing is recorded unless the host calls [`Sessions::record_turn`] or
-//! [`Sessions::append`] (or the CLI imports a transcript).
+//! [`Sessions::append`], or imports a transcript the user chose
+//! ([`Sessions::import`], fed by [`crate::transcripts`]).
 //!
 //! Screening: a recorded message is at most [`MAX_SCAN_BYTES`] long (what
 //! the security scanner reads; a longer one is refused with `too-long`), and

@@ -152,12 +152,10 @@ pub struct ImportReport {
 /// Errors: `invalid-input` when no line of `text` is a record of `format`
 /// (nothing is read), and, in mnemo's own format, for any bad line.
 pub fn parse(format: Format, text: &str, name: Option<&str>) -> Result<Transcript> {
-    let fallback = name.and_then(session_from_name);
-    let mut reader = match format {
-        Format::Mnemo => return parse_mnemo(text),
-        Format::ClaudeCode => Reader::new(format, fallback),
-        Format::Codex => Reader::new(format, fallback),
-    };
+    if format == Format::Mnemo {
+        return parse_mnemo(text);
+    }
+    let mut reader = Reader::new(format, name.and_then(session_from_name));
     let mut complete = 0;
     for (line, ends) in lines(text) {
         complete += usize::from(ends);
