@@ -3,8 +3,8 @@
 //!
 //! Nothing here is recorded behind anybody's back: a host (the CLI's
 //! `mnemo sessions import`, the JS `importTranscript`) hands over the text
-//! of a transcript the user chose, and [`crate::sessions::Sessions::import`]
-//! records what this module reads from it.
+//! of a transcript the user chose, and the session store records what this
+//! module reads from it (`Sessions::import`, in builds with SQLite).
 //!
 //! What is read: the words a person reads in the agent's window, the user's
 //! messages and the assistant's answers. Left out on purpose (counted as
