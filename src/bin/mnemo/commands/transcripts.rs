@@ -47,6 +47,7 @@ pub fn import(
     if json {
         out(&pretty(&report)?)?;
     } else if format == Format::Mnemo && files.len() == 1 {
+        // mnemo's own format keeps the line it always printed.
         out(&format!("recorded {} messages\n", report.messages))?;
     } else {
         out(&summary(&report))?;
@@ -56,8 +57,10 @@ pub fn import(
 
 /// The one-line summary: files, sessions, messages added, what was not.
 fn summary(r: &ImportReport) -> String {
-    let plural =
-        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let n = mnemo::store::thousands;
+    let plural = |count: usize, one: &str, many: &str| {
+        format!("{} {}", n(count), if count == 1 { one } else { many })
+    };
     let mut line = format!(
         "imported {}: {}, {} added",
         plural(r.files, "file", "files"),
@@ -65,7 +68,7 @@ fn summary(r: &ImportReport) -> String {
         plural(r.messages, "message", "messages"),
     );
     if r.present > 0 {
-        line.push_str(&format!(", {} already there", r.present));
+        line.push_str(&format!(", {} already there", n(r.present)));
     }
     if r.skipped > 0 {
         line.push_str(&format!(
