@@ -11,11 +11,12 @@
 //! `ignored`): tool calls and tool results (file contents and command
 //! output, bulky, often not the user's words, and the usual way injected
 //! text arrives), thinking and reasoning, images, sub-agent conversations
-//! (Claude Code's `isSidechain`), text the harness injects as if the user
-//! wrote it (Claude Code's `isMeta` lines, compaction summaries, slash
-//! command echoes; Codex's `<environment_context>`, `<user_instructions>`
-//! and `AGENTS.md` blocks, developer and system messages), and every line
-//! that is not a message (summaries, snapshots, events, turn contexts).
+//! (Claude Code's `isSidechain`), text the harness writes in the user's or
+//! the assistant's place (Claude Code's `isMeta` lines, compaction
+//! summaries, slash command echoes, synthetic API error messages; Codex's
+//! `<environment_context>`, `<user_instructions>` and `AGENTS.md` blocks,
+//! developer and system messages), and every line that is not a message
+//! (summaries, snapshots, events, turn contexts).
 //!
 //! Bad input: a line that is not JSON, or a message record of the wrong
 //! shape, is skipped and counted (`malformed`): an agent still writing its
@@ -369,6 +370,7 @@ impl Reader {
             || flag("isMeta")
             || flag("isCompactSummary")
             || flag("isVisibleInTranscriptOnly")
+            || flag("isApiErrorMessage")
         {
             self.out.ignored += 1;
             return;
@@ -680,7 +682,8 @@ mod tests {
             && !m.text.contains("upstream app")
             && !m.text.contains("Let me think")
             && !m.text.contains("Caveat")
-            && !m.text.contains("sub-agent")));
+            && !m.text.contains("sub-agent")
+            && !m.text.contains("API Error")));
     }
 
     #[test]
