@@ -657,6 +657,27 @@ impl ScrollOptions {
     }
 }
 
+/// Options of a transcript import (JS `importTranscript`'s third argument).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct TranscriptOptions {
+    /// The transcript file's name (or path): the session id when the
+    /// transcript itself does not say it (see [`crate::transcripts::parse`]).
+    pub name: Option<String>,
+}
+
+impl TranscriptOptions {
+    /// Options from `{name?}`.
+    pub fn from_json(value: &Value) -> Result<TranscriptOptions> {
+        let mut out = TranscriptOptions::default();
+        for (key, v) in fields(value, "importTranscript options", &["name"])? {
+            if key == "name" {
+                out.name = Some(rule::string("name", &v)?);
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// Which sessions to list, most recent first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ListOptions {

@@ -23,6 +23,11 @@
 //! while the rules stay the same. `sessions.title_from` is the message a
 //! session's title was cut from, whose verdict decides whether the title
 //! may be shown.
+//!
+//! `messages.external` is the key of the transcript record an imported
+//! message came from (see [`crate::transcripts`]), unique within its
+//! session (`messages_external`, a partial index: messages recorded by the
+//! host have none), so that importing a transcript again adds nothing.
 
 pub use rusqlite;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -34,15 +39,17 @@ use crate::storage::Change;
 /// 1 had the sessions only, 2 added `blobs` and `meta`, 3 added the
 /// messages' stored verdicts (`blocked`, `findings`, `scan_rules`) and
 /// `sessions.title_from`, 4 added `vectors` (the host embedder's vectors of
-/// entries, by model and text hash).
-pub const SCHEMA_VERSION: i64 = 4;
+/// entries, by model and text hash), 5 added `messages.external` (the key
+/// of an imported transcript record) and its unique index.
+pub const SCHEMA_VERSION: i64 = 5;
 
 /// Columns added to tables of an older schema: (table, column, type).
-const ADDED_COLUMNS: [(&str, &str, &str); 4] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 5] = [
     ("messages", "blocked", "INTEGER"),
     ("messages", "findings", "TEXT"),
     ("messages", "scan_rules", "INTEGER"),
     ("sessions", "title_from", "INTEGER"),
+    ("messages", "external", "TEXT"),
 ];
 
 /// A SQLite error as a mnemo error: a full disk or quota, a corrupt file
@@ -133,7 +140,7 @@ pub fn prepare(conn: &Connection) -> Result<()> {
              session TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
              seq INTEGER NOT NULL, role TEXT NOT NULL, text TEXT NOT NULL,
              time INTEGER NOT NULL, blocked INTEGER, findings TEXT, scan_rules INTEGER,
-             UNIQUE (session, seq));
+             external TEXT, UNIQUE (session, seq));
          CREATE INDEX IF NOT EXISTS messages_time ON messages(time);
          CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
              terms, tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\");
@@ -159,6 +166,12 @@ pub fn prepare(conn: &Connection) -> Result<()> {
                 .map_err(sql_error)?;
         }
     }
+    // After the columns: a version-4 table gets `external` just above.
+    tx.execute_batch(
+        "CREATE UNIQUE INDEX IF NOT EXISTS messages_external
+             ON messages(session, external) WHERE external IS NOT NULL;",
+    )
+    .map_err(sql_error)?;
     // Titles recorded before version 3 were cut from the session's first
     // user message with text. Verdicts stay NULL: each is computed when a
     // read first needs it, so that upgrading a large store scans nothing.
@@ -524,6 +537,58 @@ mod tests {
             (Some(1), Some(i64::from(crate::scan::RULES_VERSION)))
         );
         // Upgrading again is a no-op.
+        prepare(&conn).unwrap();
+    }
+
+    #[test]
+    fn a_version_four_state_db_gets_the_import_keys() {
+        let conn = Connection::open_in_memory().unwrap();
+        // What a version-4 mnemo wrote: version 2's tables with the stored
+        // verdicts, titles' sources and vectors.
+        conn.execute_batch(VERSION_2).unwrap();
+        conn.execute_batch(
+            "ALTER TABLE messages ADD COLUMN blocked INTEGER;
+             ALTER TABLE messages ADD COLUMN findings TEXT;
+             ALTER TABLE messages ADD COLUMN scan_rules INTEGER;
+             ALTER TABLE sessions ADD COLUMN title_from INTEGER;
+             CREATE TABLE vectors (model TEXT NOT NULL, hash TEXT NOT NULL,
+                 vector BLOB NOT NULL, PRIMARY KEY (model, hash));
+             INSERT INTO sessions VALUES ('s', 'hello', 'cli', 1, 2, 2, 1);
+             INSERT INTO messages (id, session, seq, role, text, time, blocked, scan_rules)
+                 VALUES (1, 's', 1, 'user', 'hello', 1, 0, 1), (2, 's', 2, 'assistant', 'hi', 2, 0, 1);
+             INSERT INTO messages_fts (rowid, terms) VALUES (1, 'hello'), (2, 'hi');
+             PRAGMA user_version = 4;",
+        )
+        .unwrap();
+        prepare(&conn).unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        // Old messages are kept, without keys; keys are unique per session.
+        let keys: Vec<Option<String>> = conn
+            .prepare("SELECT external FROM messages ORDER BY id")
+            .unwrap()
+            .query_map([], |r| r.get(0))
+            .unwrap()
+            .collect::<std::result::Result<_, _>>()
+            .unwrap();
+        assert_eq!(keys, [None, None]);
+        let insert = |id: i64, seq: i64, session: &str, key: &str| {
+            conn.execute(
+                "INSERT INTO messages (id, session, seq, role, text, time, external)
+                 VALUES (?1, ?3, ?2, 'user', 'x', 3, ?4)",
+                params![id, seq, session, key],
+            )
+        };
+        insert(3, 3, "s", "k").unwrap();
+        assert!(insert(4, 4, "s", "k").is_err());
+        conn.execute(
+            "INSERT INTO sessions VALUES ('t', '', 'cli', 1, 1, 0, NULL)",
+            [],
+        )
+        .unwrap();
+        insert(5, 1, "t", "k").unwrap();
         prepare(&conn).unwrap();
     }
 

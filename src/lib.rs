@@ -59,6 +59,7 @@ pub mod store;
 pub mod text;
 pub mod time;
 pub mod tool;
+pub mod transcripts;
 pub mod vectors;
 
 #[cfg(all(any(feature = "js", feature = "component"), target_arch = "wasm32"))]

@@ -1228,6 +1228,71 @@ impl<S: Storage> Memory<S> {
         self.with_sessions(true, |s| s.append_all(messages)).await
     }
 
+    /// Records transcripts read by [`crate::transcripts::parse`], all in
+    /// one transaction. mnemo's own format is recorded as
+    /// [`Memory::import_messages`] records it (every message, a too-long
+    /// one refusing all); an agent's transcript is imported idempotently
+    /// (a message an earlier import recorded is not added again, a
+    /// too-long one is left out and counted: see
+    /// [`crate::sessions::Sessions::import`]). Messages without a time get
+    /// the storage's clock.
+    pub async fn import_transcripts(
+        &self,
+        format: crate::transcripts::Format,
+        transcripts: &[crate::transcripts::Transcript],
+    ) -> Result<crate::transcripts::ImportReport> {
+        let now = i64::try_from(self.storage.now_ms()).unwrap_or(i64::MAX);
+        let all = || transcripts.iter().flat_map(|t| &t.messages);
+        let mut report = crate::transcripts::ImportReport {
+            files: transcripts.len(),
+            skipped: transcripts.iter().map(|t| t.malformed).sum(),
+            ignored: transcripts.iter().map(|t| t.ignored).sum(),
+            ..Default::default()
+        };
+        if format == crate::transcripts::Format::Mnemo {
+            let messages: Vec<crate::sessions::NewMessage<'_>> = all()
+                .map(|m| crate::sessions::NewMessage {
+                    session: &m.session,
+                    source: &m.source,
+                    role: &m.role,
+                    text: &m.text,
+                    time: m.time.unwrap_or(now),
+                })
+                .collect();
+            if !messages.is_empty() {
+                self.import_messages(&messages).await?;
+            }
+            report.messages = messages.len();
+            report.sessions = all()
+                .map(|m| m.session.as_str())
+                .collect::<std::collections::HashSet<_>>()
+                .len();
+            return Ok(report);
+        }
+        let counts = self.with_sessions(true, |s| s.import(all(), now)).await?;
+        report.sessions = counts.sessions;
+        report.messages = counts.added;
+        report.present = counts.present;
+        report.too_long = counts.too_long;
+        Ok(report)
+    }
+
+    /// Imports one transcript given as text: `format` names it
+    /// (`claude-code`, `codex` or `mnemo`, see [`crate::transcripts`]),
+    /// `options.name` is its file's name if it has one. What the JS
+    /// `importTranscript` runs: [`crate::transcripts::parse`], then
+    /// [`Memory::import_transcripts`].
+    pub async fn import_transcript(
+        &self,
+        format: &str,
+        text: &str,
+        options: &crate::api::TranscriptOptions,
+    ) -> Result<crate::transcripts::ImportReport> {
+        let format = crate::transcripts::Format::from_name(format)?;
+        let transcript = crate::transcripts::parse(format, text, options.name.as_deref())?;
+        self.import_transcripts(format, &[transcript]).await
+    }
+
     /// Finds past messages matching `query`, best first.
     pub async fn session_search(
         &self,

@@ -22,7 +22,8 @@
 //! `RECENCY_BOOST` (+40%).
 //!
 //! Nothing is recorded unless the host calls [`Sessions::record_turn`] or
-//! [`Sessions::append`] (or the CLI imports a transcript).
+//! [`Sessions::append`], or imports a transcript the user chose
+//! ([`Sessions::import`], fed by [`crate::transcripts`]).
 //!
 //! Screening: a recorded message is at most [`MAX_SCAN_BYTES`] long (what
 //! the security scanner reads; a longer one is refused with `too-long`), and
@@ -46,6 +47,7 @@ use crate::api::{ScrollOptions, SessionCall, SessionSearchOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::scan::{scan, MAX_SCAN_BYTES, RULES_VERSION};
 use crate::text::Analyzer;
+use crate::transcripts::TranscriptMessage;
 
 /// Largest extra weight the recency boost gives the newest match.
 pub const RECENCY_BOOST: f64 = 0.4;
@@ -121,6 +123,41 @@ pub struct NewMessage<'a> {
     pub text: &'a str,
     /// ms since the Unix epoch.
     pub time: i64,
+}
+
+/// What [`Sessions::import`] did with a transcript's messages.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct ImportCounts {
+    /// Sessions the messages belong to (new or already recorded).
+    pub sessions: usize,
+    /// Messages added now.
+    pub added: usize,
+    /// Messages an earlier import already recorded (the same key in the
+    /// same session), not added again.
+    pub present: usize,
+    /// Messages left out for being longer than [`MAX_SCAN_BYTES`].
+    pub too_long: usize,
+}
+
+/// Refuses a message the store cannot keep: without a session id or a
+/// role, or with a NUL character.
+fn check(m: &NewMessage<'_>) -> Result<()> {
+    if m.session.trim().is_empty() || m.role.trim().is_empty() {
+        return Err(Error::new(
+            ErrorKind::Empty,
+            "a message needs a session id and a role",
+        ));
+    }
+    if [m.session, m.source, m.role, m.text]
+        .iter()
+        .any(|t| t.contains('\0'))
+    {
+        return Err(Error::new(
+            ErrorKind::InvalidText,
+            "a NUL character cannot be stored",
+        ));
+    }
+    Ok(())
 }
 
 /// Filters of a search.
@@ -261,21 +298,7 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
     /// store, whatever their size).
     fn insert_all(&mut self, messages: &[NewMessage<'_>], screen: bool) -> Result<Vec<i64>> {
         for m in messages {
-            if m.session.trim().is_empty() || m.role.trim().is_empty() {
-                return Err(Error::new(
-                    ErrorKind::Empty,
-                    "a message needs a session id and a role",
-                ));
-            }
-            if [m.session, m.source, m.role, m.text]
-                .iter()
-                .any(|t| t.contains('\0'))
-            {
-                return Err(Error::new(
-                    ErrorKind::InvalidText,
-                    "a NUL character cannot be stored",
-                ));
-            }
+            check(m)?;
         }
         let terms: Vec<String> = messages.iter().map(|m| self.terms(m.text)).collect();
         let verdicts: Vec<Option<Screened>> = messages
@@ -285,7 +308,7 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         let tx = self.c().unchecked_transaction().map_err(db)?;
         let mut seqs = Vec::with_capacity(messages.len());
         for ((m, terms), verdict) in messages.iter().zip(&terms).zip(&verdicts) {
-            seqs.push(Self::append_in(&tx, m, terms, verdict.as_ref())?);
+            seqs.push(Self::append_in(&tx, m, terms, verdict.as_ref(), None)?);
         }
         crate::db::bump(&tx)?;
         tx.commit().map_err(db)?;
@@ -297,6 +320,7 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         m: &NewMessage<'_>,
         terms: &str,
         verdict: Option<&Screened>,
+        external: Option<&str>,
     ) -> Result<i64> {
         let title: String = m.text.split_whitespace().collect::<Vec<_>>().join(" ");
         let title: String = title.chars().take(80).collect();
@@ -315,8 +339,9 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
             )
             .map_err(db)?;
         tx.execute(
-            "INSERT INTO messages (session, seq, role, text, time, blocked, findings, scan_rules)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+            "INSERT INTO messages
+                 (session, seq, role, text, time, blocked, findings, scan_rules, external)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
             params![
                 m.session,
                 seq,
@@ -326,6 +351,7 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
                 verdict.map(|v| v.blocked),
                 verdict.and_then(Screened::findings),
                 verdict.map(|_| RULES_VERSION),
+                external,
             ],
         )
         .map_err(db)?;
@@ -349,6 +375,61 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         )
         .map_err(db)?;
         Ok(seq)
+    }
+
+    /// Records the messages of an imported transcript (see
+    /// [`crate::transcripts`]) in one transaction, all or none, and says
+    /// what it did. A message whose key this session already has (an
+    /// earlier import of the same file) is not added again; a message
+    /// without a time gets `now`. A text longer than [`MAX_SCAN_BYTES`] is
+    /// left out and counted, never cut: the store records nothing the
+    /// scanner cannot read whole, and one pasted file must not cost the
+    /// rest of the transcript. Each added message is scanned now and its
+    /// verdict stored, as [`Sessions::append_all`] does.
+    pub fn import<'m>(
+        &mut self,
+        messages: impl IntoIterator<Item = &'m TranscriptMessage>,
+        now: i64,
+    ) -> Result<ImportCounts> {
+        let mut counts = ImportCounts::default();
+        let mut sessions = std::collections::HashSet::new();
+        let tx = self.c().unchecked_transaction().map_err(db)?;
+        for m in messages {
+            sessions.insert(m.session.as_str());
+            if m.text.len() > MAX_SCAN_BYTES {
+                counts.too_long += 1;
+                continue;
+            }
+            let new = NewMessage {
+                session: &m.session,
+                source: &m.source,
+                role: &m.role,
+                text: &m.text,
+                time: m.time.unwrap_or(now),
+            };
+            check(&new)?;
+            if let Some(key) = &m.key {
+                let present = tx
+                    .prepare_cached("SELECT 1 FROM messages WHERE session = ?1 AND external = ?2")
+                    .map_err(db)?
+                    .exists(params![m.session, key])
+                    .map_err(db)?;
+                if present {
+                    counts.present += 1;
+                    continue;
+                }
+            }
+            let terms = self.terms(&m.text);
+            let verdict = Screened::of(&m.text);
+            Self::append_in(&tx, &new, &terms, Some(&verdict), m.key.as_deref())?;
+            counts.added += 1;
+        }
+        counts.sessions = sessions.len();
+        if counts.added > 0 {
+            crate::db::bump(&tx)?;
+            tx.commit().map_err(db)?;
+        }
+        Ok(counts)
     }
 
     /// Records a completed turn (the user's message and the answer) in one

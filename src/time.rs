@@ -81,6 +81,64 @@ pub fn parse_date(text: &str) -> Option<u64> {
     u64::try_from(days).ok()?.checked_mul(86_400_000)
 }
 
+/// An ISO-8601 / RFC 3339 date and time, as agents write them in their
+/// transcripts (`2025-05-26T07:27:40.079Z`, `2025-05-26T09:27:40+02:00`,
+/// fractions of any length), in ms since the Unix epoch; `None` for
+/// anything else. A time without a zone is read as UTC.
+pub fn parse_iso(text: &str) -> Option<i64> {
+    let text = text.trim();
+    let (date, rest) = (text.get(..10)?, text.get(10..)?);
+    let day = parse_date(date)? as i64;
+    let rest = rest.strip_prefix(['T', 't', ' '])?;
+    let clock = |s: &str| s.parse::<u32>().ok().filter(|_| s.len() == 2);
+    let (h, m, s) = (
+        clock(rest.get(..2)?)?,
+        clock(rest.get(3..5)?)?,
+        clock(rest.get(6..8)?)?,
+    );
+    if rest.get(2..3)? != ":" || rest.get(5..6)? != ":" || h > 23 || m > 59 || s > 60 {
+        return None;
+    }
+    let mut rest = &rest[8..];
+    let mut ms = 0i64;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 {
+            return None;
+        }
+        let first3: String = frac[..digits]
+            .chars()
+            .chain("000".chars())
+            .take(3)
+            .collect();
+        ms = first3.parse().ok()?;
+        rest = &frac[digits..];
+    }
+    let offset_min: i64 = match rest {
+        "" | "Z" | "z" => 0,
+        _ => {
+            let sign = match rest.as_bytes()[0] {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let zone = &rest[1..];
+            if !zone.is_ascii() {
+                return None;
+            }
+            let (oh, om) = match zone.len() {
+                5 if &zone[2..3] == ":" => (clock(&zone[..2])?, clock(&zone[3..])?),
+                4 => (clock(&zone[..2])?, clock(&zone[2..])?),
+                2 => (clock(zone)?, 0),
+                _ => return None,
+            };
+            sign * i64::from(oh * 60 + om)
+        }
+    };
+    let secs = i64::from(h) * 3600 + i64::from(m) * 60 + i64::from(s) - offset_min * 60;
+    Some(day + secs * 1000 + ms)
+}
+
 /// A proleptic Gregorian date to days since 1970-01-01 (H. Hinnant's
 /// algorithm).
 fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
@@ -120,6 +178,37 @@ mod tests {
         assert_eq!(t.stamp(), "20261129T192706Z");
         assert_eq!(t.minute(), "2026-11-29 19:27");
         assert_eq!(Utc::at(951_782_400_000).date(), "2000-02-29");
+    }
+
+    #[test]
+    fn iso_times_parse_with_fractions_and_zones() {
+        assert_eq!(parse_iso("1970-01-01T00:00:00Z"), Some(0));
+        assert_eq!(parse_iso("2026-11-29T19:27:06.5Z"), Some(1_795_980_426_500));
+        assert_eq!(
+            parse_iso("2026-11-29T19:27:06.123456789Z"),
+            Some(1_795_980_426_123)
+        );
+        assert_eq!(
+            parse_iso("2026-11-29T21:27:06+02:00"),
+            Some(1_795_980_426_000)
+        );
+        assert_eq!(
+            parse_iso("2026-11-29T14:27:06-0500"),
+            Some(1_795_980_426_000)
+        );
+        assert_eq!(parse_iso("2026-11-29T19:27:06"), Some(1_795_980_426_000));
+        for bad in [
+            "",
+            "2026-11-29",
+            "2026-11-29T19:27",
+            "2026-11-29T25:00:00Z",
+            "2026-11-29T19:27:06.Z",
+            "2026-11-29T19:27:06+2",
+            "yesterday",
+            "2026-11-29T19:27:06Zjunk",
+        ] {
+            assert_eq!(parse_iso(bad), None, "{bad}");
+        }
     }
 
     #[test]

@@ -113,6 +113,8 @@ macro_rules! behaviour_suite {
             recorded_messages_are_capped_at_what_the_scanner_reads
             vectors_are_kept_in_the_database_and_dropped_with_entries
             turns_are_logged_and_purge_sessions_blanks_them
+            transcripts_import_once_and_grow
+            imported_injections_are_masked_everywhere
         );
     };
     ($($name:ident)*) => {$(

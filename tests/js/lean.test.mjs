@@ -83,6 +83,7 @@ test("lean: every session call and Memory.list/recover/delete answer unsupported
     () => m.sessionTool({ query: "hi" }),
     () => m.deleteSession("s"),
     () => m.purgeSessions(),
+    () => m.importTranscript("codex", ""),
     () => Memory.list(),
     () => Memory.recover("x", { storage: "indexeddb" }),
     () => Memory.delete("x"),

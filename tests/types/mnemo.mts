@@ -56,6 +56,8 @@ import {
   type SessionMessage,
   type SessionSearchOptions,
   type SessionToolResult,
+  type TranscriptFormat,
+  type TranscriptImport,
   type StagedWrite,
   type Status,
   type StorageAdapter,
@@ -558,6 +560,19 @@ export async function sessions(memory: Memory): Promise<void> {
   void [existed, purged];
   // @ts-expect-error purgeSessions answers how many sessions there were
   expectType<boolean>(await memory.purgeSessions());
+
+  const format: TranscriptFormat = "claude-code";
+  const imported: TranscriptImport = await memory.importTranscript(format, "", { name: "s.jsonl" });
+  await memory.importTranscript("codex", "");
+  await memory.importTranscript("mnemo", "");
+  expectType<number>(
+    imported.files + imported.sessions + imported.messages + imported.present +
+      imported.skipped + imported.too_long + imported.ignored,
+  );
+  // @ts-expect-error an unknown transcript format
+  await memory.importTranscript("gemini", "");
+  // @ts-expect-error a wrong option name (name, not file)
+  await memory.importTranscript("codex", "", { file: "x.jsonl" });
 }
 
 // --- Errors ------------------------------------------------------------

@@ -919,10 +919,22 @@ pub enum SessionsCommand {
         #[arg(long)]
         json: bool,
     },
-    /// Record a transcript: JSON Lines of {session, role, text, time?, source?}
+    /// Record transcripts: mnemo's JSON Lines of {session, role, text, time?,
+    /// source?}, or (opt-in, --from) the session files Claude Code or Codex
+    /// keep, idempotently: a second import adds nothing
     Import {
-        /// The transcript file; `-` reads standard input
-        file: String,
+        /// The transcripts' format: mnemo, claude-code or codex
+        #[arg(long, value_name = "FORMAT", default_value = "mnemo")]
+        from: String,
+        /// A transcript file, or a directory searched for *.jsonl files; `-`
+        /// reads standard input. Default with --from claude-code:
+        /// ~/.claude/projects ($CLAUDE_CONFIG_DIR/projects); with --from
+        /// codex: ~/.codex/sessions ($CODEX_HOME/sessions)
+        #[arg(value_name = "PATH")]
+        path: Option<String>,
+        /// Print the report as JSON
+        #[arg(long)]
+        json: bool,
     },
     /// Delete one session and everything in it
     Delete {

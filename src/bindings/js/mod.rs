@@ -20,7 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 #[cfg(feature = "sqlite")]
-use crate::api::{ListOptions, ScrollOptions, SessionSearchOptions, Turn};
+use crate::api::{ListOptions, ScrollOptions, SessionSearchOptions, TranscriptOptions, Turn};
 use crate::api::{RememberOptions, SearchOptions, SectorsOptions};
 use crate::config::Config;
 use crate::error::{Error, ErrorKind};
@@ -575,6 +575,33 @@ impl JsMemory {
     }
 
     #[cfg(feature = "sqlite")]
+    /// Imports a transcript an agent keeps, given as its text: `format` is
+    /// `"claude-code"`, `"codex"` or `"mnemo"`; `{name?}` the file's name
+    /// (the session id when the text does not say it). Idempotent for the
+    /// agents' formats. → `{files, sessions, messages, present, skipped,
+    /// too_long, ignored}`.
+    #[wasm_bindgen(js_name = importTranscript, unchecked_return_type = "Promise<TranscriptImport>")]
+    pub fn import_transcript(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "TranscriptFormat")] format: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptOptions")] options: JsValue,
+    ) -> Promise {
+        let decoded = to_string(&format, "format").and_then(|format| {
+            Ok((
+                format,
+                to_string(&text, "text")?,
+                TranscriptOptions::from_json(&to_json(&options)?)?,
+            ))
+        });
+        with_open(&self.inner, async move |memory| {
+            let (format, text, options) = decoded.map_err(throw)?;
+            let report = memory.import_transcript(&format, &text, &options).await;
+            from_serde(&report.map_err(throw)?)
+        })
+    }
+
+    #[cfg(feature = "sqlite")]
     /// Finds past messages: `[{session, seq, role, time, snippet, score}]`,
     /// best first. Options: `{session?, role?, source?, since?, until?,
     /// limit?}`.
@@ -709,6 +736,18 @@ impl JsMemory {
     ) -> Promise {
         let _ = turn;
         self.no_sessions("recordTurn")
+    }
+
+    /// Not in the lean build: rejects with `unsupported`.
+    #[wasm_bindgen(js_name = importTranscript, unchecked_return_type = "Promise<TranscriptImport>")]
+    pub fn import_transcript(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "TranscriptFormat")] format: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] text: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TranscriptOptions")] options: JsValue,
+    ) -> Promise {
+        let _ = (format, text, options);
+        self.no_sessions("importTranscript")
     }
 
     /// Not in the lean build: rejects with `unsupported`.

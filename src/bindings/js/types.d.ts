@@ -828,6 +828,33 @@ export interface SessionInfo {
   messages: number;
 }
 
+/** A transcript format `importTranscript` reads: mnemo's own JSON Lines `{session, role, text, time?, source?}`, Claude Code's session files, Codex's rollout files. */
+export type TranscriptFormat = "mnemo" | "claude-code" | "codex";
+
+/** Options of `importTranscript`. */
+export interface TranscriptOptions {
+  /** The transcript file's name or path: the session id when the text does not say it (`<session>.jsonl`, `rollout-<time>-<uuid>.jsonl`). */
+  name?: string;
+}
+
+/** What `importTranscript` did. Claude Code's and Codex's transcripts are imported idempotently: a message an earlier import recorded is counted in `present`, not added again. */
+export interface TranscriptImport {
+  /** Transcripts read (1). */
+  files: number;
+  /** Sessions their messages belong to (new or already recorded). */
+  sessions: number;
+  /** Messages added now. */
+  messages: number;
+  /** Messages already recorded by an earlier import. */
+  present: number;
+  /** Lines skipped because they could not be read (not JSON, e.g. a partial last line; a message of the wrong shape). */
+  skipped: number;
+  /** Messages left out for being longer than the session store takes (256 KiB); never cut. */
+  too_long: number;
+  /** Records left out on purpose: tool calls and results, thinking, metadata, sub-agent turns, injected instructions. */
+  ignored: number;
+}
+
 /** What the `session_search` tool answers. */
 export interface SessionToolResult {
   success: boolean;

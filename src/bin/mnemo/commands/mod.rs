@@ -16,3 +16,4 @@ pub mod sectors;
 pub mod sessions;
 pub mod store;
 pub mod tool;
+pub mod transcripts;

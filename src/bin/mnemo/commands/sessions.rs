@@ -7,13 +7,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use mnemo::api::{ListOptions, ScrollOptions, SessionSearchOptions};
-use mnemo::sessions::NewMessage;
 use mnemo::storage::run_ready;
 use mnemo::{Error, ErrorKind, Memory, Result};
 use serde_json::Value;
 
 use crate::flags::SessionsCommand;
-use crate::input::{arg_or_stdin, confirm_delete, file_or_stdin};
+use crate::input::{arg_or_stdin, confirm_delete};
 use crate::paths::{Dir, Paths};
 use crate::render::{out, pretty, when};
 
@@ -53,7 +52,11 @@ pub fn sessions(paths: &Paths, command: SessionsCommand) -> Result<ExitCode> {
             let options = ScrollOptions::new(around, before, after)?;
             show(&paths.open()?.0, &session, &options, json)
         }
-        SessionsCommand::Import { file } => import(&paths.open()?.0, &file),
+        SessionsCommand::Import { from, path, json } => {
+            // The format is checked before anything is opened.
+            mnemo::transcripts::Format::from_name(&from)?;
+            super::transcripts::import(&paths.open()?.0, &from, path.as_deref(), json)
+        }
         SessionsCommand::Delete { session } => delete(&paths.open()?.0, &session),
         SessionsCommand::Purge { yes } => purge(&paths.open()?.0, yes),
         SessionsCommand::Tool { json } => tool(&paths.open()?.0, json),
@@ -134,58 +137,6 @@ fn show(
         }
         out(&text)?;
     }
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `mnemo sessions import`: a JSON Lines transcript, all lines or none.
-fn import(memory: &Memory<Dir>, file: &str) -> Result<ExitCode> {
-    let text = file_or_stdin(file)?;
-    let now = mnemo::storage::system_clock() as i64;
-    let bad = |i: usize, what: &str| {
-        Error::new(ErrorKind::InvalidInput, format!("line {}: {what}", i + 1))
-    };
-    // Every line is checked before anything is written: a bad line
-    // imports nothing (so a corrected file can be imported again).
-    let mut lines = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| bad(i, &format!("not JSON ({e})")))?;
-        lines.push((i, v));
-    }
-    let mut messages = Vec::with_capacity(lines.len());
-    for (i, v) in &lines {
-        let text_field = |k: &str| match v.get(k) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s.as_str())),
-            Some(_) => Err(bad(*i, &format!("{k} must be a string"))),
-        };
-        let (Some(session), Some(role), Some(msg)) = (
-            text_field("session")?,
-            text_field("role")?,
-            text_field("text")?,
-        ) else {
-            return Err(bad(*i, "expected {session, role, text, time?, source?}"));
-        };
-        let time = match v.get("time") {
-            None | Some(Value::Null) => now,
-            Some(t) => t
-                .as_i64()
-                .ok_or_else(|| bad(*i, "time must be ms since the Unix epoch"))?,
-        };
-        messages.push(NewMessage {
-            session,
-            source: text_field("source")?.unwrap_or("import"),
-            role,
-            text: msg,
-            time,
-        });
-    }
-    run(memory.import_messages(&messages))?;
-    out(&format!("recorded {} messages\n", messages.len()))?;
     Ok(ExitCode::SUCCESS)
 }
 
