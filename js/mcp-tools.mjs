@@ -193,7 +193,6 @@ export async function callTool(memory, name, args, { sessions = true } = {}) {
         const { query, ...rest } = args;
         const parsed = options(rest, RECALL_OPTIONS, "recall");
         if (!parsed.options) return parsed;
-        if (typeof query !== "string") return failed("recall: query must be a string (the words to look for)", "invalid-input");
         await memory.refresh();
         const hits = await memory.recall(query, parsed.options);
         const result = { success: true, mode: hits.mode, results: [...hits] };
