@@ -401,6 +401,17 @@ test("three servers writing 20 notes each at once keep all 60; a fourth reads th
   } finally {
     await fourth.close();
   }
+  // The metadata kept beside the stores agrees: 60 entries, 60 ids, each
+  // with the agent that wrote it.
+  const memory = await Memory.open({ storage: "fs", dir });
+  try {
+    const { nodes } = await memory.journey();
+    assert.equal(nodes.length, 60);
+    assert.equal(new Set(nodes.map((n) => n.entry_id)).size, 60);
+    for (const n of nodes) assert.equal(n.agent, `writer-${n.title.match(/^Writer (\d)/)[1]}`, JSON.stringify(n));
+  } finally {
+    await memory.close();
+  }
 });
 
 test("the client's name is recorded as the agent of its writes; --agent overrides it", async () => {
