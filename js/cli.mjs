@@ -42,6 +42,8 @@ Options:
                   section is read [default: $MNEMO_HOME/config.yaml, else
                   ~/.mnemo/config.yaml; defaults when missing]
   --json          print the results as JSON (the JS API's shapes)
+  -h, --help      print this help
+  -V, --version   print the version
 
 Options of mcp (the native CLI's scope rules; desktop apps start servers
 from any directory, so name the memory with these):
@@ -54,8 +56,8 @@ from any directory, so name the memory with these):
                     [default: $MNEMO_WORKSPACE, else the scope's own memories]
   --agent NAME      the agent the writes are from [default: $MNEMO_AGENT,
                     else the MCP client's name]
-  -h, --help      print this help
-  -V, --version   print the version
+  --config FILE     as above, but in a project's scope the project's
+                    .mnemo/config.yaml comes before $MNEMO_HOME's
 
 Exit status: 0 done; 1 an error (printed as "error [code]: message") or a
 staged write that no longer applies (it stays pending as needs_review);
@@ -76,7 +78,7 @@ function failure(code, message) {
   return Object.assign(new Error(message), { name: "MnemoError", code });
 }
 
-/** Reads the command line: {command, args, dir, config, json, edit}. */
+/** Reads the command line: {command, args, dir, config, json, edit, scope, workspace, agent}. */
 function parse(argv) {
   const out = {
     command: null,

@@ -582,3 +582,30 @@ test("malformed JSON-RPC, batches, wrong shapes and huge messages get JSON-RPC e
   }
   assert.equal(child.exitCode, 0);
 });
+
+test("a project's config.yaml is in force in its scope: under write approval a write is staged, and no tool approves it", async () => {
+  const home = tmp();
+  const project = tmp();
+  mkdirSync(join(project, ".mnemo"));
+  writeFileSync(join(project, ".mnemo", "config.yaml"), "memory:\n  write_approval: true\n");
+  const client = await connect([], { env: { MNEMO_HOME: home, MNEMO_SCOPE: "", MNEMO_WORKSPACE: "" }, cwd: project, name: "careful-agent" });
+  try {
+    const staged = body(await call(client, "memory", { action: "add", target: "memory", content: "Waits for the user" }));
+    assert.equal(staged.success, true);
+    assert.equal(staged.staged, true);
+    assert.match(staged.pending_id, /\S/);
+    assert.equal(read(join(project, ".mnemo", "memories"), "MEMORY.md"), "", "nothing applied before the user approves");
+    const { tools } = await client.listTools();
+    assert.ok(tools.every((t) => !/approv|pending|reject/i.test(`${t.name} ${JSON.stringify(t.inputSchema)}`)));
+  } finally {
+    await client.close();
+  }
+  const memory = await Memory.open({ storage: "fs", dir: join(project, ".mnemo", "memories") });
+  try {
+    const [pending] = await memory.pending();
+    assert.equal(pending.agent, "careful-agent");
+    assert.match(pending.summary, /Waits for the user/);
+  } finally {
+    await memory.close();
+  }
+});
