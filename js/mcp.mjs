@@ -32,7 +32,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { RPC, RpcError, agentName, callTool, changedResources, readResource, resourceList, toolList } from "./mcp-tools.mjs";
+import { MAX_ARGUMENT_BYTES, RPC, RpcError, agentName, callTool, changedResources, readResource, resourceList, toolList } from "./mcp-tools.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
@@ -163,7 +163,7 @@ class LineGuard extends Transform {
     const tooLarge = () =>
       `the message is ${size.toLocaleString("en-US")} bytes; this server takes at most ` +
       `${MAX_MESSAGE_BYTES.toLocaleString("en-US")} bytes per message (and ` +
-      "1,048,576 bytes of tool arguments). Nothing was done.";
+      `${MAX_ARGUMENT_BYTES.toLocaleString("en-US")} bytes of tool arguments). Nothing was done.`;
     if (skipped) return this.reply(null, RPC.INVALID_REQUEST, tooLarge());
     const text = bytes.toString("utf8").replace(/\r$/, "");
     if (text.trim() === "") return;
