@@ -3,11 +3,12 @@
 // the native CLI. It offers write approval over a memories directory in the
 // native CLI's format (MEMORY.md, USER.md and state.db, shared with it and
 // with `Memory.open({storage: "fs", dir})`): list the staged writes, approve
-// (with an edit), reject, switch approval on or off. Everything it does is a
+// (with an edit), reject, switch approval on or off; and `mnemo mcp`, the
+// memory as an MCP server over stdio (mcp.mjs). Everything it does is a
 // call of the JS API; it decides nothing itself.
 
 import { createRequire } from "node:module";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,6 +16,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
 const USAGE = `Usage: mnemo <command> [--dir DIR] [--config FILE] [--json]
+       mnemo mcp [--dir DIR | --scope global|project] [--workspace NAME]
+                 [--config FILE] [--agent NAME]
 
 Write approval over a memories directory (the npm package's command; the
 native mnemo CLI has these and every other command):
@@ -26,6 +29,11 @@ native mnemo CLI has these and every other command):
                           the history
   approval [on|off]       show, or switch, write approval for this memory
                           (kept with the memory; it wins over the config)
+  mcp                     serve the memory as an MCP server over stdio: the
+                          tools memory, session_search, recall and sectors
+                          and the resources mnemo://prompt, mnemo://sectors
+                          and mnemo://memory/{MEMORY,USER}.md (never
+                          approval: approving is yours)
 
 Options:
   --dir DIR       the memories directory [default: $MNEMO_HOME/memories,
@@ -37,6 +45,20 @@ Options:
   -h, --help      print this help
   -V, --version   print the version
 
+Options of mcp (the native CLI's scope rules; desktop apps start servers
+from any directory, so name the memory with these):
+  --dir DIR         the memories directory; overrides --scope and --workspace
+                    [default: the scope's memories]
+  --scope SCOPE     global ($MNEMO_HOME) or project (the nearest .mnemo/
+                    above the working directory) [default: $MNEMO_SCOPE, else
+                    project when one is found, else global]
+  --workspace NAME  the scope's workspace NAME: <root>/workspaces/NAME/memories
+                    [default: $MNEMO_WORKSPACE, else the scope's own memories]
+  --agent NAME      the agent the writes are from [default: $MNEMO_AGENT,
+                    else the MCP client's name]
+  --config FILE     as above, but in a project's scope the project's
+                    .mnemo/config.yaml comes before $MNEMO_HOME's
+
 Exit status: 0 done; 1 an error (printed as "error [code]: message") or a
 staged write that no longer applies (it stays pending as needs_review);
 2 a wrong command line.
@@ -45,7 +67,8 @@ Examples:
   npx mnemo pending
   npx mnemo approve p3 --edit "Deploys happen on Thursdays"
   npx mnemo reject all
-  npx mnemo approval on --dir ./memories`;
+  npx mnemo approval on --dir ./memories
+  npx mnemo mcp --scope global --workspace research`;
 
 /** A wrong command line: exit status 2. */
 class UsageError extends Error {}
@@ -55,10 +78,27 @@ function failure(code, message) {
   return Object.assign(new Error(message), { name: "MnemoError", code });
 }
 
-/** Reads the command line: {command, args, dir, config, json, edit}. */
+/** Reads the command line: {command, args, dir, config, json, edit, scope, workspace, agent}. */
 function parse(argv) {
-  const out = { command: null, args: [], dir: null, config: null, json: false, edit: null };
-  const valued = { "--dir": "dir", "--config": "config", "--edit": "edit" };
+  const out = {
+    command: null,
+    args: [],
+    dir: null,
+    config: null,
+    json: false,
+    edit: null,
+    scope: null,
+    workspace: null,
+    agent: null,
+  };
+  const valued = {
+    "--dir": "dir",
+    "--config": "config",
+    "--edit": "edit",
+    "--scope": "scope",
+    "--workspace": "workspace",
+    "--agent": "agent",
+  };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const eq = arg.indexOf("=");
@@ -173,9 +213,14 @@ function stripComment(line) {
   return line;
 }
 
-/** The config in force: `--config FILE` (JSON whole, YAML's memory: section), else the home's config.yaml. */
-function loadConfig(explicit, home) {
-  const file = explicit ?? (home ? join(home, "config.yaml") : null);
+/**
+ * The config in force: `--config FILE` (JSON whole, YAML's memory: section),
+ * else the project's config.yaml when `project` (a `.mnemo/` root) has one,
+ * else the home's config.yaml.
+ */
+function loadConfig(explicit, home, project = null) {
+  const own = project && existsSync(join(project, "config.yaml")) ? join(project, "config.yaml") : null;
+  const file = explicit ?? own ?? (home ? join(home, "config.yaml") : null);
   if (file === null) return undefined;
   let text;
   try {
@@ -249,7 +294,11 @@ async function run(cli) {
     console.log(`mnemo ${version} (npm)`);
     return 0;
   }
-  const known = ["pending", "approve", "reject", "approval"];
+  if (cli.command === "mcp") return mcp(cli);
+  for (const option of ["scope", "workspace", "agent"]) {
+    if (cli[option] !== null) throw new UsageError(`--${option} goes with mcp`);
+  }
+  const known = ["pending", "approve", "reject", "approval", "mcp"];
   if (!known.includes(cli.command)) {
     throw new UsageError(
       `unknown command ${JSON.stringify(cli.command)}; this command has ${known.join(", ")} (the native mnemo CLI has the others)`,
@@ -315,6 +364,25 @@ async function run(cli) {
     await memory.close();
   }
   return 0;
+}
+
+/** `mnemo mcp`: serves until the client closes stdin. */
+async function mcp(cli) {
+  if (cli.args.length > 0) throw new UsageError("mcp takes no argument (its options: --dir, --scope, --workspace, --config, --agent)");
+  if (cli.json || cli.edit !== null) throw new UsageError("--json and --edit do not go with mcp");
+  const env = (name) => (process.env[name] ? process.env[name] : null);
+  const { locate, serve } = await import("./mcp.mjs");
+  const home = mnemoHome();
+  const location = locate({
+    dir: cli.dir,
+    scope: cli.scope ?? env("MNEMO_SCOPE"),
+    workspace: cli.workspace ?? env("MNEMO_WORKSPACE"),
+    home,
+    cwd: process.cwd(),
+  });
+  const config = loadConfig(cli.config, home, location.scope === "project" ? location.root : null);
+  await serve({ location, config, agent: cli.agent ?? env("MNEMO_AGENT") });
+  return undefined;
 }
 
 try {

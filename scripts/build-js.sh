@@ -34,9 +34,12 @@ done
 # own for OPFS when called from a page.
 cp js/browser.js js/worker.js pkg/web/
 cp js/browser.d.ts pkg/web/browser.d.ts
-# `npx mnemo pending|approve|reject|approval` over the node build.
-cp js/cli.mjs pkg/cli.mjs
+# `npx mnemo pending|approve|reject|approval|mcp` over the node build; the
+# MCP server (on the official SDK, the package's one dependency) and its
+# tools, which the Cloudflare example shares.
+cp js/cli.mjs js/mcp.mjs js/mcp-tools.mjs pkg/
 chmod +x pkg/cli.mjs
+sdk=$(node -p 'require("./package.json").devDependencies["@modelcontextprotocol/sdk"]')
 
 version=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n1)
 cat > pkg/package.json <<JSON
@@ -75,7 +78,8 @@ cat > pkg/package.json <<JSON
     },
     "./package.json": "./package.json"
   },
-  "files": ["node", "bundler", "web", "lean", "cli.mjs", "README.md"],
+  "files": ["node", "bundler", "web", "lean", "cli.mjs", "mcp.mjs", "mcp-tools.mjs", "README.md"],
+  "dependencies": { "@modelcontextprotocol/sdk": "^$sdk" },
   "engines": { "node": ">=20.19" }
 }
 JSON

@@ -367,6 +367,21 @@ impl GuestMemory for WitMemory {
         })
     }
 
+    fn shown_markdown(&self) -> Result<MarkdownFiles, Error> {
+        let mut memory = self.inner.borrow_mut();
+        run(memory.refresh()).map_err(error)?;
+        let shown = |t: CoreTarget| memory.store(t).shown_all(t).join(crate::store::SEPARATOR);
+        Ok(MarkdownFiles {
+            memory: shown(CoreTarget::Memory),
+            user: shown(CoreTarget::User),
+        })
+    }
+
+    fn refresh(&self) -> Result<(), Error> {
+        let mut memory = self.inner.borrow_mut();
+        run(memory.refresh()).map_err(error)
+    }
+
     fn import_markdown(
         &self,
         memory: Option<String>,

@@ -15,10 +15,15 @@ const web = join(root, "pkg", "lean", "web");
 if (!existsSync(join(web, "mnemo_bg.wasm"))) throw new Error("pkg/lean/web is missing: run scripts/build-js.sh first");
 const workerd = join(root, "node_modules", ".bin", "workerd");
 
-/** The worker's files and a workerd config in a fresh directory. */
-export function stage() {
+/**
+ * The worker's files and a workerd config in a fresh directory; `token`
+ * becomes the MNEMO_MCP_TOKEN secret (none: the MCP endpoint is off).
+ */
+export function stage({ token } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mnemo-workerd-"));
   cpSync(join(root, "examples", "cloudflare", "worker.js"), join(dir, "worker.js"));
+  // The MCP tools the worker shares with `npx mnemo mcp`.
+  cpSync(join(root, "js", "mcp-tools.mjs"), join(dir, "mcp-tools.mjs"));
   cpSync(web, join(dir, "web"), { recursive: true });
   const files = [];
   const walk = (d) =>
@@ -26,6 +31,7 @@ export function stage() {
   walk(join(dir, "web", "snippets"));
   const modules = [
     `(name = "worker.js", esModule = embed "worker.js")`,
+    `(name = "mcp-tools.mjs", esModule = embed "mcp-tools.mjs")`,
     `(name = "mnemo.js", esModule = embed "web/mnemo.js")`,
     `(name = "mnemo_bg.wasm", wasm = embed "web/mnemo_bg.wasm")`,
     ...files.map((f) => {
@@ -45,7 +51,9 @@ const worker :Workerd.Worker = (
   compatibilityDate = "2026-11-01",
   durableObjectNamespaces = [ (className = "Workspace", uniqueKey = "mnemo-workspace") ],
   durableObjectStorage = (localDisk = "disk"),
-  bindings = [ (name = "WORKSPACE", durableObjectNamespace = "Workspace") ],
+  bindings = [ (name = "WORKSPACE", durableObjectNamespace = "Workspace")${
+    token === undefined ? "" : `, (name = "MNEMO_MCP_TOKEN", text = ${JSON.stringify(token)})`
+  } ],
 );
 `,
   );
@@ -95,7 +103,7 @@ async function start(name, command, args) {
       child.once("exit", resolve);
       child.kill("SIGTERM");
     });
-  return { call, stop };
+  return { base, call, stop };
 }
 
 /** workerd serving the staged `dir`, Durable Object storage in `disk`. */

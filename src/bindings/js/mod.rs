@@ -27,6 +27,7 @@ use crate::error::{Error, ErrorKind};
 use crate::memory::{Files, Memory};
 use crate::storage::js::JsStorage;
 use crate::storage::Storage;
+use crate::store::{Target, SEPARATOR};
 use interop::{from_serde, to_js_error, to_json, to_string};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -429,6 +430,40 @@ impl JsMemory {
         with_open(&self.inner, async move |memory| {
             memory.refresh().await.map_err(throw)?;
             from_serde(&memory.export_markdown())
+        })
+    }
+
+    /// Both stores as they may be shown to a model or to anyone who did
+    /// not write them: `{"MEMORY.md": string, "USER.md": string}`, each
+    /// entry the scanner blocks replaced by its `[BLOCKED: …]` placeholder
+    /// (as in the system prompt). Re-reads the stores first. For hosts that
+    /// hand the stores on (the MCP server's resources); `exportMarkdown`
+    /// keeps the text itself, for backups.
+    #[wasm_bindgen(js_name = shownMarkdown, unchecked_return_type = "Promise<MarkdownFiles>")]
+    pub fn shown_markdown(&self) -> Promise {
+        with_open(&self.inner, async move |memory| {
+            memory.refresh().await.map_err(throw)?;
+            let files: Files = Target::ALL
+                .iter()
+                .map(|&t| {
+                    let shown = memory.store(t).shown_all(t).join(SEPARATOR);
+                    (t.file_name().to_string(), shown)
+                })
+                .collect();
+            from_serde(&files)
+        })
+    }
+
+    /// Re-reads the stores from storage, picking up what other processes,
+    /// tabs or workers wrote since this memory last looked (writes always
+    /// do this themselves; reads such as `search`, `recall` and `sectors`
+    /// answer from the state of the last call). The frozen system prompt is
+    /// unchanged until `startSession()`.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn refresh(&self) -> Promise {
+        with_open(&self.inner, async move |memory| {
+            memory.refresh().await.map_err(throw)?;
+            Ok(JsValue::UNDEFINED)
         })
     }
 
