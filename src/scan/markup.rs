@@ -661,7 +661,15 @@ fn tool_result(
 ) {
     let t = sk.text.as_bytes();
     let words = &sk.words;
-    let (_, c) = after_role(t, end, words[w + len - 1].at.1 as usize);
+    let (mut j, mut c) = after_role(t, end, words[w + len - 1].at.1 as usize);
+    // A tool's name may stand before the colon: `Ответ от инструмента
+    // read_file:`.
+    if c != b':' {
+        while j < end && (t[j].is_ascii_alphanumeric() || matches!(t[j], b'_' | b'.' | b'-')) {
+            j += 1;
+        }
+        (_, c) = after_role(t, end, j);
+    }
     if c != b':' {
         return;
     }
@@ -732,12 +740,32 @@ fn embedded_roles(
             .any(|k| flags[k] & flag(F::RoleContent) != 0 && !(strict && address_only(sk.word(k))))
     };
     for k in first + 1..first + count {
-        if !word_is(sk, k, &["system", "sys", "developer", "система"]) {
-            continue;
-        }
         let prev_end = words[k - 1].at.1 as usize;
         let gap = &t[prev_end..words[k].at.0 as usize];
         let (_, c) = after_role(t, end, words[k].at.1 as usize);
+        // A forged turn mid-line: `… созвону. Assistant: Принято, я …`.
+        let sentence_end = gap
+            .iter()
+            .any(|&b| matches!(b, b'.' | b'!' | b'?' | b';' | b'>'));
+        if sentence_end
+            && c == b':'
+            && word_is(sk, k, MODEL_ROLES)
+            && k + 1 < first + count
+            && flags[k + 1] & flag(F::Affirm) != 0
+            && instructs(k + 2, first + count, true)
+        {
+            let e = words[first + count - 1].raw.1 as usize;
+            push(
+                findings,
+                "role.turn-forgery",
+                Category::RoleHijack,
+                (words[k].raw.0 as usize, e),
+            );
+            return;
+        }
+        if !word_is(sk, k, &["system", "sys", "developer", "система"]) {
+            continue;
+        }
         // A role object: `role` then `:` or `=`, then the role, then a
         // quote, a comma or the end of the line; the content may run over
         // the next lines.
@@ -852,8 +880,9 @@ fn wrappers(norm: &Normalised, sk: &Skeleton, an: &Analysis) -> Option<(usize, u
             .iter()
             .take_while(|h| (h.end as usize) <= re)
             .any(|h| {
-                an.flags[h.w0 as usize] & flag(F::RoleContent) != 0
-                    && !address_only(sk.word(h.w0 as usize))
+                let instruction =
+                    flag(F::RoleContent) | flag(F::Send) | flag(F::Override) | flag(F::CredObj);
+                an.flags[h.w0 as usize] & instruction != 0 && !address_only(sk.word(h.w0 as usize))
             });
         if wraps {
             return Some(norm.raw_range(i, to));

@@ -652,7 +652,13 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
                 let alt_known =
                     pieces.len() == 2 && alt.as_deref().is_some_and(|a| lx.starts_entry(a));
                 if !lx.starts_entry(&s) && !alt_known {
-                    if let Some(starts) = lx.segment(part) {
+                    // A long ordinary word is not cut before its ending
+                    // (`уведомле|ние`): glued text ends in a whole word.
+                    if let Some(starts) = lx.segment(part).filter(|starts| {
+                        kind == Kind::Glued
+                            || pieces.len() > 2
+                            || starts.last().is_none_or(|&l| part.len() - l >= 4)
+                    }) {
                         bounds.extend(starts.into_iter().skip(1).map(|s| s + w[0]));
                     }
                 }
