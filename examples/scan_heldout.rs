@@ -136,14 +136,22 @@ fn main() {
     // Neighbours read together: how often two lookalikes that each pass
     // are refused side by side (each lookalike with the next one).
     let texts: Vec<&str> = benign.iter().filter_map(|l| l["text"].as_str()).collect();
-    let pairs = texts.windows(2).filter(|w| {
-        !mnemo::scan::scan(w[0]).blocked
-            && !mnemo::scan::scan(w[1]).blocked
-            && mnemo::scan::scan(&mnemo::store::side_by_side(w[0], w[1])).blocked
-    });
+    let pairs: Vec<&[&str]> = texts
+        .windows(2)
+        .filter(|w| {
+            !mnemo::scan::scan(w[0]).blocked
+                && !mnemo::scan::scan(w[1]).blocked
+                && mnemo::scan::scan(&mnemo::store::side_by_side(w[0], w[1])).blocked
+        })
+        .collect();
+    if show {
+        for w in &pairs {
+            println!("PAIR {:?} || {:?}", w[0], w[1]);
+        }
+    }
     println!(
         "\nneighbouring lookalikes refused together: {} of {}",
-        pairs.count(),
+        pairs.len(),
         texts.len().saturating_sub(1)
     );
     if flag("--no-cost") {
