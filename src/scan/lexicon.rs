@@ -544,6 +544,7 @@ features! {
 #[rustfmt::skip]
 pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Override, &[
+        "=ignoriere", "=ignoriert", "=vergiss", "=vergesst", "=ignora", "=ignorez", "=ignorer", "=olvida", "=olvide", "=oublie", "=oubliez", "=dimentica", "=esqueça", "=esqueca",
         "stop paying attention to", "quit paying attention to", "перестань оглядываться на", "не оглядывайся на", "перестань обращать внимание на",
         "ignore", "disregard", "forget", "override", "overrule", "bypass", "circumvent", "nullify",
         "ditch", "scrap", "abandon", "dismiss", "set aside", "throw out", "pay no attention to",
@@ -560,6 +561,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "подчиня*", "слушай*", "слушать", "соблюда*", "выполняй*",
     ]),
     (F::ObjStrong, &[
+        "anweisung*", "instruktion*", "instruccion*", "istruzion*", "instrucoes", "instruções", "consignes", "vorgaben",
         "instructions", "instruction", "directives", "directive", "guidelines", "guideline",
         "system prompt", "prompt", "prompts", "programming", "training", "guardrails",
         "system message", "guidance", "directions", "safeguards", "protocols", "safety settings",
@@ -583,14 +585,17 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "everything", "anything", "=all", "всё", "все",
     ]),
     (F::ScopeStrong, &[
+        "vorherig*", "bisherig*", "precedent*", "précédent*", "anterior*", "precedenti",
         "previous", "previously", "prior", "above", "earlier", "preceding", "former", "original",
         "initial", "system", "your", "предыдущ*", "прошл*", "прежн*", "сво*", "тво*", "ваш*",
         "системн*", "=выше", "=ранее", "=раньше", "изначальн*", "исходн*",
     ]),
     (F::ScopeWeak, &[
+        "=alle", "=toutes", "=todas", "=tutte", "=todos", "=tous",
         "=all", "=any", "=every", "these", "those", "each", "все", "всех", "любы*", "эти", "этих",
     ]),
     (F::ScopeAfter, &[
+        "precedent*", "précédent*", "anterior*", "precedenti", "vorherig*",
         "above", "earlier", "=previously", "so far", "until now", "up to now", "before this",
         "you were given", "you received", "given to you", "=выше", "=ранее", "=раньше", "до этого",
         "до сих пор",
@@ -1250,6 +1255,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "don't tell", "инструкци*", "указани*", "промпт*", "не говори*", "не сообщай*",
     ]),
     (F::RoleContent, &[
+        "отключен*", "=выключены", "=сняты",
         "you", "your", "you're", "ignore", "disregard", "=always", "=never", "=must", "=should",
         "=shall", "=respond", "=reply", "=answer", "=act", "=behave", "=follow", "=obey",
         "override", "assistant", "instructions", "instruction", "rules", "policy", "priority",

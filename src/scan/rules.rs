@@ -584,13 +584,17 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         // `Dis/re/gard`) is also read whole, when a piece is no word.
         joined.clear();
         joined.push_str(sk.word(i));
-        let pieces_known = lx.is_word(sk.word(i))
-            || readings
-                .iter()
-                .any(|(w, _)| lx.entries(w).is_some_and(|l| !l.entries.is_empty()));
+        // A piece that is no word: not in the vocabulary, or one or two
+        // letters (`ig`, `пр`, `in`).
+        let fragment = |w: &str| w.chars().nth(2).is_none() || !lx.is_word(w);
+        let whole = readings.iter().any(|(w, _)| {
+            lx.entries(w)
+                .is_some_and(|l| l.entries.iter().any(|e| e.rest.is_empty()))
+        });
+        let mut any_fragment = fragment(sk.word(i));
         let mut cut = Vec::new();
         for k in i + 1..n.min(i + 3) {
-            if pieces_known {
+            if whole {
                 break;
             }
             let gap = &sk.text[words[k - 1].at.1 as usize..words[k].at.0 as usize];
@@ -601,7 +605,10 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
                 break;
             }
             joined.push_str(sk.word(k));
-            cut.push((joined.clone(), k - i + 1));
+            any_fragment |= fragment(sk.word(k));
+            if any_fragment && joined.chars().nth(4).is_some() {
+                cut.push((joined.clone(), k - i + 1));
+            }
         }
         readings.extend(cut.iter().map(|(w, span)| (w.as_str(), *span)));
         for (folded, span) in readings {
@@ -611,7 +618,12 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             for e in &looked.entries {
                 let k = e.rest.len();
                 if k == 0 {
-                    found.push((e.f, i + span));
+                    // A longer reading that a shorter one already gives
+                    // (`игнорируй` + `все` by the prefix `игнор`) adds
+                    // nothing.
+                    if span == 1 || !found.iter().any(|&(g, _)| g == e.f) {
+                        found.push((e.f, i + span));
+                    }
                     continue;
                 }
                 let last = i + span - 1 + k;

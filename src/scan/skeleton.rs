@@ -655,9 +655,7 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
                     // A long ordinary word is not cut before its ending
                     // (`уведомле|ние`): glued text ends in a whole word.
                     if let Some(starts) = lx.segment(part).filter(|starts| {
-                        kind == Kind::Glued
-                            || pieces.len() > 2
-                            || starts.last().is_none_or(|&l| part.len() - l >= 4)
+                        kind == Kind::Glued || starts.last().is_none_or(|&l| part.len() - l >= 4)
                     }) {
                         bounds.extend(starts.into_iter().skip(1).map(|s| s + w[0]));
                     }
@@ -732,6 +730,22 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
         Script::Greek
     };
     let mut alt = None;
+    if majority == Script::Latin && cyr > 0 {
+        // A tie between the scripts (`Нe`, `нa`): the Russian reading is
+        // the second one.
+        let c: Option<String> = chars
+            .iter()
+            .zip(upper)
+            .map(|(&c, &u)| {
+                if script(c) == Script::Latin {
+                    cyrillic_of(c, u)
+                } else {
+                    Some(c)
+                }
+            })
+            .collect();
+        alt = c.map(String::into_boxed_str);
+    }
     if majority == Script::Latin {
         for (c, &u) in chars.iter_mut().zip(upper) {
             if matches!(script(*c), Script::Cyrillic | Script::Greek) {
