@@ -591,7 +591,6 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             lx.entries(w)
                 .is_some_and(|l| l.entries.iter().any(|e| e.rest.is_empty()))
         });
-        let mut any_fragment = fragment(sk.word(i));
         let mut cut = Vec::new();
         for k in i + 1..n.min(i + 3) {
             if whole {
@@ -605,8 +604,12 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
                 break;
             }
             joined.push_str(sk.word(k));
-            any_fragment |= fragment(sk.word(k));
-            if any_fragment && joined.chars().nth(4).is_some() {
+            // Most joins are no word at all: the lexicon's cheap first
+            // test rejects them before the pieces are looked up.
+            if joined.chars().nth(4).is_some()
+                && lx.entries(&joined).is_some_and(|l| !l.entries.is_empty())
+                && (i..=k).any(|p| fragment(sk.word(p)))
+            {
                 cut.push((joined.clone(), k - i + 1));
             }
         }
