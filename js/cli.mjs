@@ -3,13 +3,14 @@
 // the native CLI. It offers write approval over a memories directory in the
 // native CLI's format (MEMORY.md, USER.md and state.db, shared with it and
 // with `Memory.open({storage: "fs", dir})`): list the staged writes, approve
-// (with an edit), reject, switch approval on or off; and `mnemo mcp`, the
-// memory as an MCP server over stdio (mcp.mjs). Everything it does is a
-// call of the JS API; it decides nothing itself.
+// (with an edit), reject, switch approval on or off; `mnemo mcp`, the
+// memory as an MCP server over stdio (mcp.mjs); and `mnemo sessions import`,
+// the transcripts agents keep. Everything it does is a call of the JS API;
+// it decides nothing itself.
 
 import { createRequire } from "node:module";
-import { existsSync, readFileSync } from "node:fs";
-import { join, dirname } from "node:path";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join, dirname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,9 +19,12 @@ const require = createRequire(import.meta.url);
 const USAGE = `Usage: mnemo <command> [--dir DIR] [--config FILE] [--json]
        mnemo mcp [--dir DIR | --scope global|project] [--workspace NAME]
                  [--config FILE] [--agent NAME]
+       mnemo sessions import [--from FORMAT] [PATH|-] [--json]
+                 [--dir DIR | --scope global|project] [--workspace NAME]
+                 [--config FILE] [--agent NAME]
 
-Write approval over a memories directory (the npm package's command; the
-native mnemo CLI has these and every other command):
+Commands (the npm package's; the native mnemo CLI has them all but mcp, and
+every other command). Write approval over a memories directory:
   pending                 list the staged writes waiting for approval
   approve ID|all          apply a staged write (or all, oldest first), checked
                           again against the stores as they are now
@@ -34,6 +38,17 @@ native mnemo CLI has these and every other command):
                           and the resources mnemo://prompt, mnemo://sectors
                           and mnemo://memory/{MEMORY,USER}.md (never
                           approval: approving is yours)
+Past conversations:
+  sessions import [PATH]  record transcripts in the session store: a file, a
+                          directory searched for *.jsonl, or - (standard
+                          input); idempotent for the agents' formats: a
+                          second import adds nothing
+    --from FORMAT         mnemo (JSON Lines of {session, role, text, time?,
+                          source?}), claude-code or codex [default: mnemo];
+                          without PATH, claude-code reads
+                          $CLAUDE_CONFIG_DIR/projects (else
+                          ~/.claude/projects), codex $CODEX_HOME/sessions
+                          (else ~/.codex/sessions)
 
 Options:
   --dir DIR       the memories directory [default: $MNEMO_HOME/memories,
@@ -45,8 +60,8 @@ Options:
   -h, --help      print this help
   -V, --version   print the version
 
-Options of mcp (the native CLI's scope rules; desktop apps start servers
-from any directory, so name the memory with these):
+Options of mcp and sessions import (the native CLI's scope rules; desktop
+apps start servers from any directory, so name the memory with these):
   --dir DIR         the memories directory; overrides --scope and --workspace
                     [default: the scope's memories]
   --scope SCOPE     global ($MNEMO_HOME) or project (the nearest .mnemo/
@@ -68,7 +83,9 @@ Examples:
   npx mnemo approve p3 --edit "Deploys happen on Thursdays"
   npx mnemo reject all
   npx mnemo approval on --dir ./memories
-  npx mnemo mcp --scope global --workspace research`;
+  npx mnemo mcp --scope global --workspace research
+  npx mnemo sessions import --from claude-code
+  npx mnemo sessions import --from codex ~/.codex/sessions/2026/11 --json`;
 
 /** A wrong command line: exit status 2. */
 class UsageError extends Error {}
@@ -78,7 +95,7 @@ function failure(code, message) {
   return Object.assign(new Error(message), { name: "MnemoError", code });
 }
 
-/** Reads the command line: {command, args, dir, config, json, edit, scope, workspace, agent}. */
+/** Reads the command line: {command, args, dir, config, json, edit, scope, workspace, agent, from}. */
 function parse(argv) {
   const out = {
     command: null,
@@ -90,6 +107,7 @@ function parse(argv) {
     scope: null,
     workspace: null,
     agent: null,
+    from: null,
   };
   const valued = {
     "--dir": "dir",
@@ -98,6 +116,7 @@ function parse(argv) {
     "--scope": "scope",
     "--workspace": "workspace",
     "--agent": "agent",
+    "--from": "from",
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -295,10 +314,12 @@ async function run(cli) {
     return 0;
   }
   if (cli.command === "mcp") return mcp(cli);
+  if (cli.command === "sessions") return sessions(cli);
   for (const option of ["scope", "workspace", "agent"]) {
-    if (cli[option] !== null) throw new UsageError(`--${option} goes with mcp`);
+    if (cli[option] !== null) throw new UsageError(`--${option} goes with mcp and sessions import`);
   }
-  const known = ["pending", "approve", "reject", "approval", "mcp"];
+  if (cli.from !== null) throw new UsageError("--from goes with sessions import");
+  const known = ["pending", "approve", "reject", "approval", "mcp", "sessions import"];
   if (!known.includes(cli.command)) {
     throw new UsageError(
       `unknown command ${JSON.stringify(cli.command)}; this command has ${known.join(", ")} (the native mnemo CLI has the others)`,
@@ -366,12 +387,76 @@ async function run(cli) {
   return 0;
 }
 
-/** `mnemo mcp`: serves until the client closes stdin. */
-async function mcp(cli) {
-  if (cli.args.length > 0) throw new UsageError("mcp takes no argument (its options: --dir, --scope, --workspace, --config, --agent)");
-  if (cli.json || cli.edit !== null) throw new UsageError("--json and --edit do not go with mcp");
-  const env = (name) => (process.env[name] ? process.env[name] : null);
-  const { locate, serve } = await import("./mcp.mjs");
+/** A non-empty environment variable, else null. */
+const env = (name) => (process.env[name] ? process.env[name] : null);
+
+/** The directory that makes its parent a project, as git's `.git`. */
+const PROJECT_DIR = ".mnemo";
+
+/**
+ * Where the memories are, by the native CLI's rules (src/bin/mnemo/paths.rs):
+ * `dir` (`--dir`) names the memories directory outright and overrides
+ * scope and workspace; otherwise `scope` `"project"` is the nearest
+ * `.mnemo/` in `cwd` or above it (not the global home), `"global"` is
+ * `home`, and none picks the project when one is found, else the global
+ * scope. `workspace` picks `<scope root>/workspaces/<name>/memories` (the
+ * name is checked by the core when the memory opens). Resolves to
+ * `{scope, root, dir, base, workspace}`: `base` is the `dir` to hand
+ * `Memory.open` with `workspace` (the scope's default memories, the JS
+ * API derives the workspace's own), `dir` the directory the files are in.
+ */
+function locate({ dir, scope, workspace, home, cwd }) {
+  if (dir) return { scope: "dir", root: null, dir: resolve(dir), base: resolve(dir), workspace: null };
+  if (scope && scope !== "global" && scope !== "project") {
+    throw failure("invalid-input", `--scope takes global or project, not ${JSON.stringify(scope)}`);
+  }
+  const isHome = (candidate) =>
+    [home, process.env.HOME && join(process.env.HOME, PROJECT_DIR)].some((h) => {
+      if (!h) return false;
+      try {
+        return resolve(h) === resolve(candidate) || statSync(h).ino === statSync(candidate).ino;
+      } catch {
+        return false;
+      }
+    });
+  const findProject = () => {
+    for (let at = resolve(cwd); ; at = dirname(at)) {
+      const candidate = join(at, PROJECT_DIR);
+      try {
+        if (statSync(candidate).isDirectory() && !isHome(candidate)) return candidate;
+      } catch {}
+      if (dirname(at) === at) return null;
+    }
+  };
+  let root = null;
+  let which = scope;
+  if (scope !== "global") {
+    root = findProject();
+    if (root === null && scope === "project") {
+      throw failure(
+        "invalid-input",
+        `--scope project (or MNEMO_SCOPE=project): no ${PROJECT_DIR} directory in ${cwd} or above it; ` +
+          "`mnemo init` makes the current directory a project, or use --scope global",
+      );
+    }
+    if (root !== null) which = "project";
+  }
+  if (root === null) {
+    if (!home) throw failure("invalid-input", "cannot find your home directory; set MNEMO_HOME or pass --dir DIR");
+    root = home;
+    which = "global";
+  }
+  const base = join(root, "memories");
+  const dir_ = workspace ? join(root, "workspaces", workspace, "memories") : base;
+  return { scope: which, root, dir: dir_, base, workspace: workspace || null };
+}
+
+/**
+ * Where the memory of `mcp` and `sessions import` is, by the native CLI's
+ * scope rules (`locate`: --dir, --scope, --workspace and their variables),
+ * and the config in force there.
+ */
+function locateMemory(cli) {
   const home = mnemoHome();
   const location = locate({
     dir: cli.dir,
@@ -381,8 +466,182 @@ async function mcp(cli) {
     cwd: process.cwd(),
   });
   const config = loadConfig(cli.config, home, location.scope === "project" ? location.root : null);
+  return { location, config };
+}
+
+/** `mnemo mcp`: serves until the client closes stdin. */
+async function mcp(cli) {
+  if (cli.args.length > 0) throw new UsageError("mcp takes no argument (its options: --dir, --scope, --workspace, --config, --agent)");
+  if (cli.json || cli.edit !== null || cli.from !== null) throw new UsageError("--json, --edit and --from do not go with mcp");
+  const { location, config } = locateMemory(cli);
+  const { serve } = await import("./mcp.mjs");
   await serve({ location, config, agent: cli.agent ?? env("MNEMO_AGENT") });
   return undefined;
+}
+
+// ---------------------------------------------------------------- sessions import
+
+/**
+ * Where each agent keeps its transcripts when no PATH is named (the native
+ * CLI's rule): Claude Code in `$CLAUDE_CONFIG_DIR/projects` (default
+ * `~/.claude/projects`), Codex in `$CODEX_HOME/sessions` (default
+ * `~/.codex/sessions`).
+ */
+const AGENT_DIRS = {
+  "claude-code": { variable: "CLAUDE_CONFIG_DIR", home: ".claude", under: "projects" },
+  codex: { variable: "CODEX_HOME", home: ".codex", under: "sessions" },
+};
+
+/** The fields of `importTranscript`'s report, which several files' reports add up to. */
+const REPORT_FIELDS = ["files", "sessions", "messages", "present", "skipped", "too_long", "ignored"];
+
+/**
+ * The transcript files `path` names: itself, or the `*.jsonl` files under
+ * it, sorted as the native CLI sorts them (by path component), links not
+ * followed.
+ */
+function transcriptFiles(path) {
+  let stat;
+  try {
+    stat = statSync(path);
+  } catch (e) {
+    throw failure("invalid-input", `cannot read ${path}: ${e.message}`);
+  }
+  if (!stat.isDirectory()) return [path];
+  const files = [];
+  const dirs = [path];
+  while (dirs.length > 0) {
+    const dir = dirs.pop();
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch (e) {
+      throw failure("storage", `cannot list ${dir}: ${e.message}`);
+    }
+    for (const entry of entries) {
+      const file = join(dir, entry.name);
+      if (entry.isDirectory()) dirs.push(file);
+      else if (entry.isFile() && entry.name.endsWith(".jsonl")) files.push(file);
+    }
+  }
+  const byComponent = (a, b) => {
+    const [x, y] = [a.split(sep), b.split(sep)];
+    for (let i = 0; i < Math.min(x.length, y.length); i++) {
+      if (x[i] !== y[i]) return x[i] < y[i] ? -1 : 1;
+    }
+    return x.length - y.length;
+  };
+  return files.sort(byComponent);
+}
+
+/** The agent's own transcript directory, which must exist. */
+function agentDir(format) {
+  const { variable, home, under } = AGENT_DIRS[format];
+  const userHome = env("HOME") ?? env("USERPROFILE");
+  const root = env(variable) ?? (userHome ? join(userHome, home) : null);
+  if (root === null) throw failure("invalid-input", "cannot find your home directory; name the transcripts' directory");
+  const dir = join(root, under);
+  let found = false;
+  try {
+    found = statSync(dir).isDirectory();
+  } catch {}
+  if (!found) {
+    throw failure("invalid-input", `no ${format} transcripts at ${dir} (the default); name the file or directory to import`);
+  }
+  return dir;
+}
+
+async function readStdin() {
+  const chunks = [];
+  for await (const chunk of process.stdin) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+/** One line, as the native CLI prints it: files, sessions, messages added, what was not. */
+function importSummary(r) {
+  const n = (x) => x.toLocaleString("en-US");
+  const count = (x, one, many) => `${n(x)} ${x === 1 ? one : many}`;
+  let line = `imported ${count(r.files, "file", "files")}: ${count(r.sessions, "session", "sessions")}, ` +
+    `${count(r.messages, "message", "messages")} added`;
+  if (r.present > 0) line += `, ${n(r.present)} already there`;
+  if (r.skipped > 0) line += `, ${count(r.skipped, "line", "lines")} skipped (not readable)`;
+  if (r.too_long > 0) line += `, ${count(r.too_long, "message", "messages")} left out (too long to scan)`;
+  return line;
+}
+
+/**
+ * `mnemo sessions import [--from FORMAT] [PATH|-]`: each file through
+ * `memory.importTranscript`, their reports added up. What a transcript
+ * holds and what is recorded of it are the core's rules.
+ */
+async function sessions(cli) {
+  const [sub, ...rest] = cli.args;
+  if (sub !== "import") {
+    throw new UsageError(
+      sub === undefined
+        ? "sessions needs a subcommand: this command has sessions import (the native mnemo CLI has the others)"
+        : `unknown sessions subcommand ${JSON.stringify(sub)}; this command has sessions import (the native mnemo CLI has the others)`,
+    );
+  }
+  if (rest.length > 1) throw new UsageError("sessions import takes one PATH: a file, a directory or - (standard input)");
+  if (cli.edit !== null) throw new UsageError("--edit goes with approve");
+  const format = cli.from ?? "mnemo";
+  const path = rest[0] ?? null;
+
+  const { location, config } = locateMemory(cli);
+  const agent = cli.agent ?? env("MNEMO_AGENT");
+  const { Memory } = require(join(here, "node", "mnemo.js"));
+  const memory = await Memory.open({
+    storage: "fs",
+    dir: location.base,
+    ...(location.workspace ? { workspace: location.workspace } : {}),
+    ...(config ? { config } : {}),
+    ...(agent ? { agent } : {}),
+  });
+  try {
+    // A format this command has no default directory for is the core's
+    // to refuse: it does, naming the ones it knows, before reading the
+    // (here empty) text.
+    if (!(format in AGENT_DIRS) && format !== "mnemo") await memory.importTranscript(format, "");
+    let files;
+    if (path === "-") files = [null];
+    else if (path !== null) files = transcriptFiles(path);
+    else if (format in AGENT_DIRS) files = transcriptFiles(agentDir(format));
+    else throw failure("invalid-input", "name the transcript file to import (`-` reads standard input)");
+    // Every file is read before anything is recorded.
+    const texts = [];
+    for (const file of files) {
+      if (file === null) {
+        texts.push(await readStdin());
+        continue;
+      }
+      try {
+        texts.push(readFileSync(file, "utf8"));
+      } catch (e) {
+        throw failure("storage", `could not read ${file}: ${e.message}`);
+      }
+    }
+    const total = Object.fromEntries(REPORT_FIELDS.map((field) => [field, 0]));
+    for (const [i, file] of files.entries()) {
+      let report;
+      try {
+        report = await memory.importTranscript(format, texts[i], file === null ? undefined : { name: file });
+      } catch (e) {
+        if (file !== null && e?.code === "invalid-input") e.message = `${file}: ${e.message}`;
+        // Each file is its own transaction: say what the run did record.
+        if (i > 0) e.message += `; the ${plural(i, "file", "files")} before it ${i === 1 ? "was" : "were"} recorded`;
+        throw e;
+      }
+      for (const field of REPORT_FIELDS) total[field] += report[field];
+    }
+    if (cli.json) console.log(JSON.stringify(total, null, 2));
+    // mnemo's own format keeps the line it always printed.
+    else if (format === "mnemo" && files.length === 1) console.log(`recorded ${total.messages} messages`);
+    else console.log(importSummary(total));
+    return 0;
+  } finally {
+    await memory.close();
+  }
 }
 
 try {

@@ -15,8 +15,8 @@
 // stdout carries JSON-RPC only; diagnostics go to stderr.
 
 import { createRequire } from "node:module";
-import { readFileSync, statSync, watch, watchFile, unwatchFile } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { readFileSync, watch, watchFile, unwatchFile } from "node:fs";
+import { dirname, join } from "node:path";
 import { Transform } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -45,71 +45,6 @@ const MAX_PARSED_BYTES = 64 * 1024 * 1024;
 const DEBOUNCE_MS = 50;
 /** The stat poll's interval, for file systems whose watch events never come. */
 const POLL_MS = 1000;
-
-const PROJECT_DIR = ".mnemo";
-
-/** A failure with one of mnemo's codes (printed by cli.mjs as `error [code]: message`). */
-function failure(code, message) {
-  return Object.assign(new Error(message), { name: "MnemoError", code });
-}
-
-/**
- * Where the memories are, by the native CLI's rules (src/bin/mnemo/paths.rs):
- * `dir` (`--dir`) names the memories directory outright and overrides
- * scope and workspace; otherwise `scope` `"project"` is the nearest
- * `.mnemo/` in `cwd` or above it (not the global home), `"global"` is
- * `home`, and none picks the project when one is found, else the global
- * scope. `workspace` picks `<scope root>/workspaces/<name>/memories` (the
- * name is checked by the core when the memory opens). Resolves to
- * `{scope, root, dir, base, workspace}`: `base` is the `dir` to hand
- * `Memory.open` with `workspace` (the scope's default memories, the JS
- * API derives the workspace's own), `dir` the directory the files are in.
- */
-export function locate({ dir, scope, workspace, home, cwd }) {
-  if (dir) return { scope: "dir", root: null, dir: resolve(dir), base: resolve(dir), workspace: null };
-  if (scope && scope !== "global" && scope !== "project") {
-    throw failure("invalid-input", `--scope takes global or project, not ${JSON.stringify(scope)}`);
-  }
-  const isHome = (candidate) =>
-    [home, process.env.HOME && join(process.env.HOME, PROJECT_DIR)].some((h) => {
-      if (!h) return false;
-      try {
-        return resolve(h) === resolve(candidate) || statSync(h).ino === statSync(candidate).ino;
-      } catch {
-        return false;
-      }
-    });
-  const findProject = () => {
-    for (let at = resolve(cwd); ; at = dirname(at)) {
-      const candidate = join(at, PROJECT_DIR);
-      try {
-        if (statSync(candidate).isDirectory() && !isHome(candidate)) return candidate;
-      } catch {}
-      if (dirname(at) === at) return null;
-    }
-  };
-  let root = null;
-  let which = scope;
-  if (scope !== "global") {
-    root = findProject();
-    if (root === null && scope === "project") {
-      throw failure(
-        "invalid-input",
-        `--scope project (or MNEMO_SCOPE=project): no ${PROJECT_DIR} directory in ${cwd} or above it; ` +
-          "`mnemo init` makes the current directory a project, or use --scope global",
-      );
-    }
-    if (root !== null) which = "project";
-  }
-  if (root === null) {
-    if (!home) throw failure("invalid-input", "cannot find your home directory; set MNEMO_HOME or pass --dir DIR");
-    root = home;
-    which = "global";
-  }
-  const base = join(root, "memories");
-  const dir_ = workspace ? join(root, "workspaces", workspace, "memories") : base;
-  return { scope: which, root, dir: dir_, base, workspace: workspace || null };
-}
 
 /**
  * A stdin filter in front of the SDK's transport: each line that is not a
@@ -221,7 +156,7 @@ function watchStores(dir, changed) {
 }
 
 /**
- * Serves the memory at `location` (from `locate`) over stdio until stdin
+ * Serves the memory at `location` (from cli.mjs's `locate`) over stdio until stdin
  * closes. `config` is the config object for `Memory.open`; `agent` (from
  * `--agent` or `MNEMO_AGENT`) names the writes, else the client's
  * `clientInfo.name` does.

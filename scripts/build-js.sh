@@ -34,7 +34,7 @@ done
 # own for OPFS when called from a page.
 cp js/browser.js js/worker.js pkg/web/
 cp js/browser.d.ts pkg/web/browser.d.ts
-# `npx mnemo pending|approve|reject|approval|mcp` over the node build; the
+# `npx mnemo pending|approve|reject|approval|mcp|sessions import` over the node build; the
 # MCP server (on the official SDK, the package's one dependency) and its
 # tools, which the Cloudflare example shares.
 cp js/cli.mjs js/mcp.mjs js/mcp-tools.mjs pkg/
