@@ -652,10 +652,12 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
                 let alt_known =
                     pieces.len() == 2 && alt.as_deref().is_some_and(|a| lx.starts_entry(a));
                 if !lx.starts_entry(&s) && !alt_known {
-                    // A long ordinary word is not cut before its ending
+                    // A long Russian word is not cut before its ending
                     // (`уведомле|ние`): glued text ends in a whole word.
                     if let Some(starts) = lx.segment(part).filter(|starts| {
-                        kind == Kind::Glued || starts.last().is_none_or(|&l| part.len() - l >= 4)
+                        kind == Kind::Glued
+                            || part.iter().all(char::is_ascii)
+                            || starts.last().is_none_or(|&l| part.len() - l >= 4)
                     }) {
                         bounds.extend(starts.into_iter().skip(1).map(|s| s + w[0]));
                     }
