@@ -1255,6 +1255,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "don't tell", "инструкци*", "указани*", "промпт*", "не говори*", "не сообщай*",
     ]),
     (F::RoleContent, &[
+        "turned off", "switched off",
         "отключен*", "=выключены", "=сняты",
         "you", "your", "you're", "ignore", "disregard", "=always", "=never", "=must", "=should",
         "=shall", "=respond", "=reply", "=answer", "=act", "=behave", "=follow", "=obey",
@@ -1622,10 +1623,7 @@ impl Lexicon {
     /// Whether `folded` is a whole word of the segmentation vocabulary (a
     /// word of the classes or an everyday function word).
     pub(super) fn is_word(&self, folded: &str) -> bool {
-        let chars: Vec<char> = folded.chars().collect();
-        let mut whole = false;
-        self.vocab.walk(&chars, |j| whole |= j == chars.len());
-        whole
+        self.vocab.holds(folded)
     }
 
     /// Splits a run of letters into known words, if it is wholly made of
@@ -1698,6 +1696,21 @@ impl Trie {
     }
 
     /// Calls `f(len)` for every word of the trie that `text` starts with.
+    /// Whether `word` is one of the trie's words, whole.
+    fn holds(&self, word: &str) -> bool {
+        if self.next.is_empty() {
+            return false;
+        }
+        let mut node = 0usize;
+        for c in word.chars() {
+            match self.next[node].binary_search_by_key(&c, |&(k, _)| k) {
+                Ok(j) => node = self.next[node][j].1 as usize,
+                Err(_) => return false,
+            }
+        }
+        self.end[node]
+    }
+
     fn walk(&self, text: &[char], mut f: impl FnMut(usize)) {
         if self.next.is_empty() {
             return;

@@ -844,6 +844,74 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
     alt
 }
 
+/// A Latin word read as Russian transliteration (`zabud'` → `забудь`,
+/// `instrukcii` → `инструкции`, `predydushchie` → `предыдущие`): the
+/// common schemes (GOST, ISO, the everyday one with `'` for `ь`) at once.
+/// `None` for anything but ASCII letters and apostrophes.
+pub(super) fn translit(word: &str) -> Option<String> {
+    const DIGRAPHS: &[(&str, &str)] = &[
+        ("shch", "щ"),
+        ("sch", "щ"),
+        ("zh", "ж"),
+        ("kh", "х"),
+        ("ts", "ц"),
+        ("ch", "ч"),
+        ("sh", "ш"),
+        ("yu", "ю"),
+        ("ya", "я"),
+        ("yo", "е"),
+        ("ju", "ю"),
+        ("ja", "я"),
+        ("jo", "е"),
+        ("yj", "ый"),
+        ("iy", "ий"),
+        ("yy", "ый"),
+    ];
+    if !word.bytes().all(|b| b.is_ascii_lowercase() || b == b'\'') {
+        return None;
+    }
+    let mut out = String::with_capacity(word.len() * 2);
+    let mut rest = word;
+    'next: while !rest.is_empty() {
+        for (latin, cyr) in DIGRAPHS {
+            if let Some(r) = rest.strip_prefix(latin) {
+                out.push_str(cyr);
+                rest = r;
+                continue 'next;
+            }
+        }
+        let c = rest.as_bytes()[0];
+        out.push(match c {
+            b'a' => 'а',
+            b'b' => 'б',
+            b'v' | b'w' => 'в',
+            b'g' => 'г',
+            b'd' => 'д',
+            b'e' => 'е',
+            b'z' => 'з',
+            b'i' => 'и',
+            b'j' => 'й',
+            b'k' | b'q' => 'к',
+            b'l' => 'л',
+            b'm' => 'м',
+            b'n' => 'н',
+            b'o' => 'о',
+            b'p' => 'п',
+            b'r' => 'р',
+            b's' => 'с',
+            b't' => 'т',
+            b'u' => 'у',
+            b'f' => 'ф',
+            b'h' | b'x' => 'х',
+            b'c' => 'ц',
+            b'y' => 'ы',
+            _ => 'ь',
+        });
+        rest = &rest[1..];
+    }
+    Some(out)
+}
+
 /// Whether a character is a Cyrillic letter.
 fn is_cyrillic(c: char) -> bool {
     matches!(c, '\u{0400}'..='\u{04FF}')
