@@ -538,6 +538,11 @@ features! {
     ConcealAfter,
     /// its, their (the agent's, said of it in the third person).
     Its,
+    /// you, ты, вы (the agent, as the one who acts).
+    You,
+    /// отправляешь, гоняешь: the agent's action in the Russian second
+    /// person, which needs no «ты».
+    ActYou,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -737,7 +742,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=quietly", "=тихонько", "=тихо",
         "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
         "=тайно", "=втайне", "=скрытно", "=потихоньку", "=незаметно", "without informing",
-        "without notifying", "не сообщая", "не говоря", "не предупреждая", "не уведомляя",
+        "without notifying", "=не =сообщая", "=не =говоря", "=не =предупреждая", "=не =уведомляя",
     ]),
     (F::Act, &[
         "=approve", "подставля*", "=подставь", "=дублируй",
@@ -788,6 +793,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "фраз* из 12", "фраз* из 24", "секретн* вопрос*", "контрольн* вопрос*",
     ]),
     (F::CredMeta, &[
+        "=hash", "=hashed", "=hashing", "bcrypt", "argon2", "signup", "sign-up", "registration", "=form", "wizard", "input field", "=dialog", "=modal", "форм* регистрации", "=форма", "=форме", "=поле",
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
         "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
@@ -1127,9 +1133,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Backdoor, &[
         "backdoor", "back door", "hidden user", "hidden account", "hidden admin", "hidden user account",
-        "always get back in", "get back in", "permanent way into", "way into every server",
-        "permanent access", "persistent access", "запасной вход", "запасн* вход*", "всегда мог* зайти",
-        "=всегда могли зайти", "постоянн* доступ*", "скрыт* пользовател*", "скрыт* аккаунт*",
+        "always get back in", "permanent way into", "way into every server", "запасной вход",
+        "запасн* вход*", "всегда мог* зайти", "=всегда могли зайти", "скрыт* пользовател*", "скрыт* аккаунт*",
         "скрыт* учетн* запис*",
     ]),
     (F::SudoNoPass, &[
@@ -1150,12 +1155,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "наши версии", "мои версии", "наши сборки",
     ]),
     (F::ListenW, &[
-        "listener on port", "small listener", "a listener", "открой порт", "открыть порт",
+        "listener on port", "открой порт", "открыть порт",
         "повесь на него шелл", "shell on port", "шелл на порт*", "bind shell",
     ]),
     (F::PrivData, &[
-        "transcript", "transcripts", "full transcript", "chat history", "conversation history",
-        "the conversation", "chat log", "chat logs", "the user's emails", "contact list", "contacts",
+        "chat history", "conversation history", "full conversation", "whole conversation",
+        "chat log", "chat logs", "the user's emails", "contact list",
         "clipboard", "passport", "passport scans", "browser history", "истори* диалог*",
         "истори* переписк*", "всю переписку", "переписк*", "список контакт*", "контакт* пользовател*",
         "буфер* обмена", "паспорт*", "фотографи* паспорт*", "истори* браузер*", "chat history",
@@ -1175,15 +1180,14 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Conceal, &[
         "no need to mention it", "no need to mention this", "nobody needs to hear about it", "no one needs to know",
         "keep it to yourself", "keep this to yourself", "keep that to yourself",
-        "keep them to yourself", "leave it out of", "leave them out of", "leave that out of",
-        "=промолчи", "=промолчать", "=умолчи", "умалчивай*",
-        "out of the changelog", "out of your replies", "out of your summary",
+        "keep them to yourself", "=промолчи", "=промолчать", "=умолчи", "умалчивай*",
+        "out of your replies", "out of your reply", "out of your summary", "out of your answers",
     ]),
     (F::ActPast, &[
         "=forwarded", "=installed", "=touched", "=sent", "=uploaded", "=deleted", "=changed",
         "=copied", "=pushed", "=removed", "=modified", "=exported", "=shared", "=ran",
-        "=отправляешь", "=отправил", "=пересылаешь", "=переслал", "=удалил", "=установил",
-        "=загрузил", "=скачал", "=запустил", "=трогал", "=менял", "=гоняешь",
+        "=отправил", "=переслал", "=удалил", "=установил", "=загрузил", "=скачал", "=запустил",
+        "=трогал", "=менял",
     ]),
     (F::IfAsked, &[
         "if asked", "if they ask", "if the user asks", "if anyone asks", "if he asks",
@@ -1240,6 +1244,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Its, &[
         "=its",
+    ]),
+    (F::You, &[
+        "=you", "=you've", "=ты", "=вы",
+    ]),
+    (F::ActYou, &[
+        "=отправляешь", "=пересылаешь", "=гоняешь", "=удаляешь", "=запускаешь", "=скачиваешь",
+        "=делаешь", "=устанавливаешь", "=трогаешь", "=меняешь", "=пушишь", "=сливаешь",
     ]),
     (F::AuthKeysW, &[
         "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",
