@@ -469,13 +469,22 @@ function locateMemory(cli) {
   return { location, config };
 }
 
+/**
+ * Opens the memory `locateMemory` finds, its writes named by `--agent` or
+ * `MNEMO_AGENT` when given: `{location, memory, Memory, agent}`.
+ */
+async function openLocated(cli) {
+  const { memory } = await openLocated(cli);
+  return { location, memory, Memory, agent };
+}
+
 /** `mnemo mcp`: serves until the client closes stdin. */
 async function mcp(cli) {
   if (cli.args.length > 0) throw new UsageError("mcp takes no argument (its options: --dir, --scope, --workspace, --config, --agent)");
   if (cli.json || cli.edit !== null || cli.from !== null) throw new UsageError("--json, --edit and --from do not go with mcp");
-  const { location, config } = locateMemory(cli);
+  const opened = await openLocated(cli);
   const { serve } = await import("./mcp.mjs");
-  await serve({ location, config, agent: cli.agent ?? env("MNEMO_AGENT") });
+  await serve(opened);
   return undefined;
 }
 
@@ -588,16 +597,7 @@ async function sessions(cli) {
   const format = cli.from ?? "mnemo";
   const path = rest[0] ?? null;
 
-  const { location, config } = locateMemory(cli);
-  const agent = cli.agent ?? env("MNEMO_AGENT");
-  const { Memory } = require(join(here, "node", "mnemo.js"));
-  const memory = await Memory.open({
-    storage: "fs",
-    dir: location.base,
-    ...(location.workspace ? { workspace: location.workspace } : {}),
-    ...(config ? { config } : {}),
-    ...(agent ? { agent } : {}),
-  });
+  const { memory } = await openLocated(cli);
   try {
     // A format this command has no default directory for is the core's
     // to refuse: it does, naming the ones it knows, before reading the

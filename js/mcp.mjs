@@ -14,7 +14,6 @@
 //
 // stdout carries JSON-RPC only; diagnostics go to stderr.
 
-import { createRequire } from "node:module";
 import { readFileSync, watch, watchFile, unwatchFile } from "node:fs";
 import { dirname, join } from "node:path";
 import { Transform } from "node:stream";
@@ -35,7 +34,6 @@ import {
 import { MAX_ARGUMENT_BYTES, RPC, RpcError, agentName, callTool, changedResources, readResource, resourceList, toolList } from "./mcp-tools.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
 
 /** The most bytes one JSON-RPC message may take; a longer line is answered with an error and dropped. */
 export const MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
@@ -156,21 +154,13 @@ function watchStores(dir, changed) {
 }
 
 /**
- * Serves the memory at `location` (from cli.mjs's `locate`) over stdio until stdin
- * closes. `config` is the config object for `Memory.open`; `agent` (from
- * `--agent` or `MNEMO_AGENT`) names the writes, else the client's
+ * Serves `memory`, opened by cli.mjs at `location` (its `locate`), over
+ * stdio until stdin closes. `Memory` is the class it came from; `agent`
+ * (from `--agent` or `MNEMO_AGENT`) names the writes, else the client's
  * `clientInfo.name` does.
  */
-export async function serve({ location, config, agent }) {
-  const { Memory } = require(join(here, "node", "mnemo.js"));
+export async function serve({ location, memory, Memory, agent }) {
   const { version } = JSON.parse(readFileSync(join(here, "package.json"), "utf8"));
-  const memory = await Memory.open({
-    storage: "fs",
-    dir: location.base,
-    ...(location.workspace ? { workspace: location.workspace } : {}),
-    ...(config ? { config } : {}),
-    ...(agent ? { agent } : {}),
-  });
   const sessions = (await memory.status()).sessions === "sqlite";
   const tools = toolList(Memory, { sessions });
 
