@@ -6,41 +6,16 @@
 // mnemo makes no network call: the review calls the host's `llm`, an async
 // function taking `{messages, tools}` (OpenAI chat format) and returning the
 // assistant message `{content, tool_calls?, usage?}`. This example plugs in a
-// scripted model behind the Anthropic Messages API mapping of
-// anthropic-llm.mjs, so swapping the scripted client for `new Anthropic()`
-// (@anthropic-ai/sdk) is the only change a real agent needs.
+// scripted model (scripted-claude.mjs) behind the Anthropic Messages API
+// mapping of anthropic-llm.mjs, so swapping the scripted client for `new
+// Anthropic()` (@anthropic-ai/sdk) is the only change a real agent needs.
 // Run: node examples/review-agent.mjs [memories-dir]
 import { Memory } from "mnemo";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { anthropicLlm } from "./anthropic-llm.mjs";
-
-// ---------------------------------------------------------------- a scripted model
-
-/** Stands in for an Anthropic client: answers the review from a script. */
-const scriptedClaude = {
-  step: 0,
-  messages: {
-    async create(body) {
-      const step = scriptedClaude.step++;
-      const usage = { input_tokens: JSON.stringify(body).length >> 2, output_tokens: 40 };
-      if (step === 0) {
-        return {
-          content: [
-            { type: "text", text: "Two things are worth keeping." },
-            { type: "tool_use", id: "toolu_1", name: "memory", input: { action: "add", target: "user", content: "Prefers TypeScript over JavaScript" } },
-            { type: "tool_use", id: "toolu_2", name: "memory", input: { action: "add", target: "memory", content: "Project deploys with `fly deploy` from main" } },
-          ],
-          usage,
-        };
-      }
-      return { content: [{ type: "text", text: "Saved the language preference and the deploy command." }], usage };
-    },
-  },
-};
-
-// ---------------------------------------------------------------- the agent
+import { scriptedClaude } from "./scripted-claude.mjs";
 
 const dir = process.argv[2] ?? mkdtempSync(join(tmpdir(), "mnemo-review-"));
 const memory = await Memory.open({

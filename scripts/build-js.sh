@@ -34,6 +34,10 @@ done
 # own for OPFS when called from a page.
 cp js/browser.js js/worker.js pkg/web/
 cp js/browser.d.ts pkg/web/browser.d.ts
+# The Workers entry (the "workerd" condition) of each build: the web build
+# initialised from the compiled module the Worker imports.
+cp js/workerd.js pkg/web/workerd.js
+cp js/workerd.js pkg/lean/web/workerd.js
 # `npx mnemo pending|approve|reject|approval|mcp|sessions import` over the node build; the
 # MCP server (on the official SDK, the package's one dependency) and its
 # tools, which the Cloudflare example shares.
@@ -52,10 +56,11 @@ cat > pkg/package.json <<JSON
   "module": "./bundler/mnemo.js",
   "types": "./node/mnemo.d.ts",
   "bin": { "mnemo": "./cli.mjs" },
-  "sideEffects": ["./bundler/mnemo.js", "./bundler/snippets/*"],
+  "sideEffects": ["./bundler/mnemo.js", "./bundler/snippets/*", "./lean/bundler/mnemo.js", "./lean/bundler/snippets/*", "./web/workerd.js", "./lean/web/workerd.js", "./web/browser.js"],
   "exports": {
     ".": {
       "types": "./node/mnemo.d.ts",
+      "workerd": "./web/workerd.js",
       "node": "./node/mnemo.js",
       "default": "./bundler/mnemo.js"
     },
@@ -69,6 +74,7 @@ cat > pkg/package.json <<JSON
     },
     "./lean": {
       "types": "./lean/node/mnemo.d.ts",
+      "workerd": "./lean/web/workerd.js",
       "node": "./lean/node/mnemo.js",
       "default": "./lean/bundler/mnemo.js"
     },

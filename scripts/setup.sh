@@ -55,7 +55,8 @@ if [ "$browser" = 1 ]; then
 fi
 
 # npm dev tools (playwright-core drives Debian's chromium; binaryen's
-# wasm-opt shrinks the release .wasm). `npm ci` only when the lock changed.
+# wasm-opt shrinks the release .wasm; vite builds the packed package's test
+# page). `npm ci` only when the lock changed.
 if [ ! -f node_modules/.package-lock.json ] || ! cmp -s package-lock.json node_modules/.mnemo-lock; then
   say "installing npm dev tools"
   # (The benchmark peers live in bench/package.json: `npm run bench`

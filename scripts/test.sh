@@ -3,7 +3,8 @@
 # formatting, clippy (host and wasm32), docs, the native suites (unit,
 # behaviour, CLI, doc tests), the behaviour suite in wasm under Node, in a
 # headless Chromium page and in a dedicated worker, the npm package's JS API
-# tests, and the demo page in a real browser.
+# tests, the packed package as users install it (Node, a Vite page, a
+# Worker, npx), and the demo page in a real browser.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -57,6 +58,9 @@ node --test tests/js/
 node examples/quickstart.mjs >/dev/null
 node examples/review-agent.mjs >/dev/null
 
+step "the packed package installed into a fresh project: ESM, CommonJS, workerd, npx mnemo mcp, the README's programs"
+node --test tests/packed/
+
 step "edge examples: Cloudflare under workerd, Fastly under Viceroy (when installed)"
 if command -v viceroy >/dev/null; then scripts/build-fastly.sh; fi
 node --test tests/edge/
@@ -72,7 +76,7 @@ scripts/build-component.sh
 python3 -m unittest discover -s tests/component
 node --test tests/component/
 
-step "browser storage (OPFS, IndexedDB, tabs, reload) in Chromium"
+step "browser storage (OPFS, IndexedDB, tabs, reload; the packed package in a Vite build) in Chromium"
 node --test tests/browser/
 
 step "demo page in Chromium"

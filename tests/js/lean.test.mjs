@@ -118,7 +118,7 @@ test("lean: storage fs reads and writes the same directory as the full build", a
 test("lean: mnemo/lean is exported, typed like the full build, and much smaller", () => {
   assert.equal(require.resolve("mnemo/lean"), require.resolve(lean));
   const pkg = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8"));
-  assert.deepEqual(Object.keys(pkg.exports["./lean"]), ["types", "node", "default"]);
+  assert.deepEqual(Object.keys(pkg.exports["./lean"]), ["types", "workerd", "node", "default"]);
   const dts = (p) => readFileSync(join(root, "pkg", ...p, "mnemo.d.ts"), "utf8");
   const signature = /recordTurn\(turn: TurnRecord\): Promise<RecordedTurn>;/;
   assert.match(dts(["node"]), signature);
