@@ -13,13 +13,6 @@ import { join } from "node:path";
 import { ROOT, installed, scratch } from "./install.mjs";
 import { programs } from "./readme.mjs";
 
-/**
- * Names a README excerpt leaves to the example it abridges, and the file of
- * examples/ that exports each: imported for the program when it uses the
- * name without importing it.
- */
-const FROM_EXAMPLES = { scriptedClaude: "scripted-claude.mjs" };
-
 /** The README's programs for Node, with the project to run them in. */
 function nodePrograms(t) {
   const { app, skip } = installed();
@@ -32,11 +25,6 @@ function nodePrograms(t) {
 /** Saves `code` as program.mjs in a fresh directory of the project, with the examples it imports; runs it there. */
 function run(app, code) {
   const dir = scratch(app, "readme-");
-  for (const [name, file] of Object.entries(FROM_EXAMPLES)) {
-    if (new RegExp(`\\b${name}\\b`).test(code) && !new RegExp(`import\\s*{[^}]*\\b${name}\\b`).test(code)) {
-      code = `import { ${name} } from "./${file}";\n${code}`;
-    }
-  }
   // The examples' own files it imports (./anthropic-llm.mjs, …), as beside them in examples/.
   for (const [, file] of code.matchAll(/from\s+"\.\/([\w-]+\.mjs)"/g)) copyFileSync(join(ROOT, "examples", file), join(dir, file));
   writeFileSync(join(dir, "program.mjs"), code);
