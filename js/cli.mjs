@@ -16,7 +16,8 @@ import { fileURLToPath } from "node:url";
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 
-const USAGE = `Usage: mnemo <command> [--dir DIR] [--config FILE] [--json]
+const USAGE = `Usage: mnemo <command> [--dir DIR | --scope global|project] [--workspace NAME]
+                      [--config FILE] [--json]
        mnemo mcp [--dir DIR | --scope global|project] [--workspace NAME]
                  [--config FILE] [--agent NAME]
        mnemo sessions import [--from FORMAT] [PATH|-] [--json]
@@ -60,8 +61,9 @@ Options:
   -h, --help      print this help
   -V, --version   print the version
 
-Options of mcp and sessions import (the native CLI's scope rules; desktop
-apps start servers from any directory, so name the memory with these):
+Where the memory is, for every command (the native CLI's scope rules;
+desktop apps start servers from any directory, so name the memory with
+these):
   --dir DIR         the memories directory; overrides --scope and --workspace
                     [default: the scope's memories]
   --scope SCOPE     global ($MNEMO_HOME) or project (the nearest .mnemo/
@@ -69,8 +71,8 @@ apps start servers from any directory, so name the memory with these):
                     project when one is found, else global]
   --workspace NAME  the scope's workspace NAME: <root>/workspaces/NAME/memories
                     [default: $MNEMO_WORKSPACE, else the scope's own memories]
-  --agent NAME      the agent the writes are from [default: $MNEMO_AGENT,
-                    else the MCP client's name]
+  --agent NAME      (mcp and sessions import) the agent the writes are from
+                    [default: $MNEMO_AGENT, else the MCP client's name]
   --config FILE     as above, but in a project's scope the project's
                     .mnemo/config.yaml comes before $MNEMO_HOME's
 
@@ -315,9 +317,7 @@ async function run(cli) {
   }
   if (cli.command === "mcp") return mcp(cli);
   if (cli.command === "sessions") return sessions(cli);
-  for (const option of ["scope", "workspace", "agent"]) {
-    if (cli[option] !== null) throw new UsageError(`--${option} goes with mcp and sessions import`);
-  }
+  if (cli.agent !== null) throw new UsageError("--agent goes with mcp and sessions import");
   if (cli.from !== null) throw new UsageError("--from goes with sessions import");
   const known = ["pending", "approve", "reject", "approval", "mcp", "sessions import"];
   if (!known.includes(cli.command)) {
@@ -336,12 +336,8 @@ async function run(cli) {
   }
   const which = cli.command === "approve" || cli.command === "reject" ? target(cli) : null;
 
-  const home = mnemoHome();
-  const dir = cli.dir ?? (home ? join(home, "memories") : null);
-  if (dir === null) throw failure("invalid-input", "cannot find your home directory; set MNEMO_HOME or pass --dir DIR");
-  const config = loadConfig(cli.config, home);
-  const { Memory } = require(join(here, "node", "mnemo.js"));
-  const memory = await Memory.open({ storage: "fs", dir, config });
+  // Approving is the user's act: no agent names it.
+  const { memory } = await openLocated(cli, { named: false });
   try {
     const print = (value, human) => (cli.json ? console.log(JSON.stringify(value, null, 2)) : human());
     switch (cli.command) {
@@ -471,10 +467,19 @@ function locateMemory(cli) {
 
 /**
  * Opens the memory `locateMemory` finds, its writes named by `--agent` or
- * `MNEMO_AGENT` when given: `{location, memory, Memory, agent}`.
+ * `MNEMO_AGENT` when `named` and given: `{location, memory, Memory, agent}`.
  */
-async function openLocated(cli) {
-  const { memory } = await openLocated(cli);
+async function openLocated(cli, { named = true } = {}) {
+  const { location, config } = locateMemory(cli);
+  const agent = named ? (cli.agent ?? env("MNEMO_AGENT")) : null;
+  const { Memory } = require(join(here, "node", "mnemo.js"));
+  const memory = await Memory.open({
+    storage: "fs",
+    dir: location.base,
+    ...(location.workspace ? { workspace: location.workspace } : {}),
+    ...(config ? { config } : {}),
+    ...(agent ? { agent } : {}),
+  });
   return { location, memory, Memory, agent };
 }
 

@@ -668,3 +668,30 @@ test("npx mnemo finds $MNEMO_HOME/memories and the memory: section of its config
   assert.equal(run.status, 1);
   assert.match(run.stderr, /cannot read the config file/);
 });
+
+test("npx mnemo approves in the memory the scope rules find: a workspace, a project", { skip: lean && "the command runs on the full build" }, async () => {
+  const home = tmp();
+  // A staged write in the global scope's workspace "research".
+  const m = await Memory.open({ storage: "fs", dir: join(home, "memories"), workspace: "research" });
+  await m.setApproval(true);
+  await m.tool(add("memory", "Sources go in refs.bib"));
+  await m.close();
+  let run = cli(["pending", "--json"], { MNEMO_HOME: home });
+  assert.equal(run.status, 0, run.stderr);
+  assert.deepEqual(JSON.parse(run.stdout), [], "the default workspace has nothing waiting");
+  run = cli(["pending", "--json", "--workspace", "research"], { MNEMO_HOME: home });
+  assert.equal(run.status, 0, run.stderr);
+  const [staged] = JSON.parse(run.stdout);
+  assert.equal(staged.summary, "Memory ➕ Sources go in refs.bib");
+  run = cli(["approve", staged.id, "--workspace", "research"], { MNEMO_HOME: home, MNEMO_AGENT: "someone" });
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(readFileSync(join(home, "workspaces", "research", "memories", "MEMORY.md"), "utf8"), "Sources go in refs.bib");
+  // A bad workspace name is the core's error; nothing is created.
+  run = cli(["pending", "--workspace", "../x"], { MNEMO_HOME: home });
+  assert.equal(run.status, 1);
+  assert.ok(!existsSync(join(home, "x")));
+  // --scope project without a .mnemo/ above the working directory says so.
+  run = cli(["pending", "--scope", "project"], { MNEMO_HOME: home });
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /no \.mnemo directory/);
+});

@@ -486,9 +486,9 @@ test("scope and workspace: the project's .mnemo upwards, a named workspace, MNEM
   assert.equal(noProject.status, 1, noProject.stderr);
   assert.match(noProject.stderr, /no \.mnemo directory/);
 
-  const usage = spawnSync(process.execPath, [cli, "pending", "--workspace", "w1"], { env: { ...process.env, ...env }, encoding: "utf8" });
+  const usage = spawnSync(process.execPath, [cli, "pending", "--agent", "w1"], { env: { ...process.env, ...env }, encoding: "utf8" });
   assert.equal(usage.status, 2);
-  assert.match(usage.stderr, /--workspace goes with mcp/);
+  assert.match(usage.stderr, /--agent goes with mcp/);
 });
 
 test("malformed JSON-RPC, batches, wrong shapes and huge messages get JSON-RPC errors; the server keeps serving and writes nothing", async () => {
