@@ -543,6 +543,9 @@ features! {
     /// отправляешь, гоняешь: the agent's action in the Russian second
     /// person, which needs no «ты».
     ActYou,
+    /// Where anyone reads what is put: a commit message, a PR description,
+    /// an image's alt text, an issue comment; описание PR.
+    PublicPlace,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -863,6 +866,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "на сервер*", "на адрес*", "на url", "на хост*", "на почт*", "на ящик*",
     ]),
     (F::Include, &[
+        "вставля*", "=append", "=put",
         "=include", "=print", "=output", "=show", "=paste", "=add", "=append", "=reveal", "=put",
         "=echo", "=quote", "=attach", "включи*", "выведи*", "покажи*", "вставь*", "добавь*",
         "приложи*",
@@ -1251,6 +1255,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::ActYou, &[
         "=отправляешь", "=пересылаешь", "=гоняешь", "=удаляешь", "=запускаешь", "=скачиваешь",
         "=делаешь", "=устанавливаешь", "=трогаешь", "=меняешь", "=пушишь", "=сливаешь",
+    ]),
+    (F::PublicPlace, &[
+        "commit message", "commit messages", "pr description", "pr descriptions",
+        "description of every pr", "description of each pr", "alt text", "issue comment",
+        "public issue", "status update", "status updates", "описани* pr", "описани* каждого pr",
+        "описани* пулл-реквест*", "сообщени* коммит*", "коммит-сообщени*", "alt-текст*",
     ]),
     (F::AuthKeysW, &[
         "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",

@@ -465,6 +465,10 @@ pub(super) const RULES: &[Rule] = &[
     r("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[YouAreNot], 0), st(&[Assist], 4)]),
     // An action of the agent's kept quiet, said on the same line.
     r("pi.deception", C::PromptInjection, Line, &[nc(&[Act, ActYou], 0), nn(&[Conceal, ConcealAfter], 30)]),
+    // A secret put where anyone reads it: a commit message, a PR
+    // description, an image's alt text.
+    rv("exfil.secret-in-reply", C::Exfiltration, Sentence, &[nc(&[Include, Add], 0), st(&[SecretFile, SecretVar, CmdSubst, EnvAccess, CredObj], 8), st(&[PublicPlace], 12)], &[Incident, NoSecret, CredMeta]),
+    rv("exfil.secret-in-reply", C::Exfiltration, Sentence, &[nc(&[SecretFile, SecretVar, CmdSubst, EnvAccess, CredObj], 0), nn(&[Include, Add], 8), st(&[PublicPlace], 8)], &[Incident, NoSecret, CredMeta]),
     // --- persistence, third set ------------------------------------------
     c("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add, Act], 0), st(&[KeyW], 4), st(&[AuthKeys, AuthKeysW], 4), st(&[EveryHost], 8)]),
     c("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add], 0), st(&[SshKeyLit], 3), st(&[AuthKeysW], 80)]),
