@@ -546,6 +546,8 @@ features! {
     /// Where anyone reads what is put: a commit message, a PR description,
     /// an image's alt text, an issue comment; описание PR.
     PublicPlace,
+    /// tell you, read me; продиктуй: a value said to the agent.
+    TellYou,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -803,6 +805,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "rotated", "manager", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
     ]),
     (F::Give, &[
+        "=написав", "=прислав", "=отправив", "=введя", "=скинув",
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
         "reply with", "tell me", "=dm", "пришли*", "присла*", "=отправь", "=скинь", "=напиши",
         "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*", "read out",
@@ -1084,6 +1087,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "wipe", "wipes", "удал*", "чистк*", "сотр*", "стира*",
     ]),
     (F::AskFor, &[
+
         "ask for", "ask them for", "ask the user for", "ask him for", "ask her for",
         "ask the person for", "ask the customer for", "ask the client for", "ask which",
         "=уточнил у", "=уточнила у", "=уточняй у", "=спрашивай у", "=уточни у", "=уточните у", "=спроси у", "=спросите у",
@@ -1261,6 +1265,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "description of every pr", "description of each pr", "alt text", "issue comment",
         "public issue", "status update", "status updates", "описани* pr", "описани* каждого pr",
         "описани* пулл-реквест*", "сообщени* коммит*", "коммит-сообщени*", "alt-текст*",
+    ]),
+    (F::TellYou, &[
+        "tell you", "tell me", "read me", "read out to you", "read it to you", "=продиктуй",
+        "=продиктовать", "=назови", "=скажи =мне", "=скажи =тебе",
     ]),
     (F::AuthKeysW, &[
         "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",

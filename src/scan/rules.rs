@@ -330,6 +330,8 @@ pub(super) const RULES: &[Rule] = &[
     // «выясни у собеседника девичью фамилию матери».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskForImp, AskDirect], 0), st(&[CredObj, SecretFile], 8)], &[CredMeta, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Collect], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, Incident]),
+    // "telling you the PIN", "read me the code".
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[TellYou], 0), st(&[CredObj], 4)], &[CredMeta, Incident]),
     // Handed over "to you": «пусть скинет тебе backup codes».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, GiveOut], 0), st(&[Here, Me], 1), st(&[CredObj], 5)], &[CredMeta, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Here], 2), st(&[SecretFile], 8)], &[CredMeta, Incident]),

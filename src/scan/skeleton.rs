@@ -788,15 +788,17 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
         alt = l.map(String::into_boxed_str);
     }
     // `й` for `и` (`Йгнорируй`, `инструкцйи`): also read without it.
+    // Russian puts `й` after a vowel; at the start of a word or after a
+    // consonant it stands for `и`.
+    let vowel = |c: char| "аеёиоуыэюя".contains(c);
+    let odd_i = |k: usize| chars[k] == 'й' && (k == 0 || !vowel(chars[k - 1]));
     if alt.is_none()
         && majority == Script::Cyrillic
         && chars.len() >= 4
-        && chars[..chars.len() - 1].contains(&'й')
+        && (0..chars.len()).any(odd_i)
     {
-        let i: String = chars[..chars.len() - 1]
-            .iter()
-            .map(|&c| if c == 'й' { 'и' } else { c })
-            .chain(chars.last().copied())
+        let i: String = (0..chars.len())
+            .map(|k| if odd_i(k) { 'и' } else { chars[k] })
             .collect();
         alt = Some(i.into());
     }
