@@ -548,6 +548,12 @@ features! {
     PublicPlace,
     /// tell you, read me; продиктуй: a value said to the agent.
     TellYou,
+    /// alias sudo, a wrapper for sudo; алиас sudo (in words).
+    AliasW,
+    /// DNS lookup, subdomain, resolve a hostname; поддомен, резолви.
+    DnsW,
+    /// begins with, carrying; начинается с (a name built from a value).
+    Begins,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -750,6 +756,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "without notifying", "=не =сообщая", "=не =говоря", "=не =предупреждая", "=не =уведомляя",
     ]),
     (F::Act, &[
+        "=заведи", "=создай", "=копируй", "копирова*",
         "=approve", "подставля*", "=подставь", "=дублируй",
         "=send", "=upload", "=post", "=exfiltrate", "=forward", "=copy", "=transfer", "=run",
         "=execute", "=delete", "=remove", "=add", "=install", "=modify", "=change", "=email",
@@ -891,6 +898,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "key", "keys", "ключ*",
     ]),
     (F::EverySession, &[
+        "на каждом run", "каждом прогон*", "every pipeline run", "every ci run",
         "every time it starts", "each time it starts", "при каждом старте", "every new shell", "every morning", "каждое утро",
         "on folder open", "folderopen", "вместе с системой", "survive reinstalls", "survives reinstalls", "every reinstall", "при каждом открытии проекта", "at system start",
         "при старте", "при запуске", "автозапуск*", "при каждой установк*", "every install", "on every install",
@@ -1075,6 +1083,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "эти инструкции", "эту инструкцию",
     ]),
     (F::RestoreW, &[
+        "=возвращает", "=возвращай", "re-appear", "reappear*",
         "=дублируй", "=duplicate", "re added",
         "=впиши обратно", "write it back", "put it back",
         "=restore", "=re-add", "put back", "=recreate", "=re-create", "add it back",
@@ -1269,6 +1278,18 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::TellYou, &[
         "tell you", "tell me", "read me", "read out to you", "read it to you", "=продиктуй",
         "=продиктовать", "=назови", "=скажи =мне", "=скажи =тебе",
+    ]),
+    (F::AliasW, &[
+        "alias sudo", "alias for sudo", "wrapper for sudo", "sudo wrapper", "function sudo",
+        "алиас sudo", "алиас для sudo", "обертку для sudo", "обёртку для sudo", "функцию sudo",
+    ]),
+    (F::DnsW, &[
+        "dns lookup", "dns lookups", "dns query", "dns request", "subdomain", "subdomains",
+        "resolve a hostname", "resolve the hostname", "поддомен*", "=резолви", "dns-запрос*",
+    ]),
+    (F::Begins, &[
+        "begins with", "starts with", "carrying", "made of", "built from", "начинается с",
+        "начинающ* с", "из значения",
     ]),
     (F::AuthKeysW, &[
         "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",
