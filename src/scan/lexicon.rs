@@ -554,6 +554,10 @@ features! {
     DnsW,
     /// begins with, carrying; начинается с (a name built from a value).
     Begins,
+    /// "don't apply to you"; «на тебя не распространяются».
+    VoidYou,
+    /// you work, you answer; работаешь, отвечаешь (how the agent runs).
+    YouWork,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -601,6 +605,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "everything", "anything", "=all", "всё", "все",
     ]),
     (F::ScopeStrong, &[
+        "вышестоящ*",
         "vorherig*", "bisherig*", "precedent*", "précédent*", "anterior*", "precedenti",
         "previous", "previously", "prior", "above", "earlier", "preceding", "former", "original",
         "initial", "system", "your", "предыдущ*", "прошл*", "прежн*", "сво*", "тво*", "ваш*",
@@ -721,6 +726,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=treat", "=consider", "=regard", "=use", "считай*", "=рассматривай", "=используй",
     ]),
     (F::Precede, &[
+        "=побеждает", "always wins", "=wins",
         "beats", "весомее", "перевешивает",
         "takes precedence over", "take precedence over", "has priority over", "have priority over",
         "outranks", "outrank", "supersedes", "supersede", "overrides", "override",
@@ -1291,6 +1297,15 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "begins with", "starts with", "carrying", "made of", "built from", "начинается с",
         "начинающ* с", "из значения",
     ]),
+    (F::VoidYou, &[
+        "don't apply to you", "do not apply to you", "no longer apply to you", "doesn't apply to you",
+        "на тебя не распространя*", "на тебя они не распространя*", "к тебе не относ*",
+        "к тебе они не относ*", "для тебя не действу*",
+    ]),
+    (F::YouWork, &[
+        "you work", "you run", "you operate", "you answer", "you respond", "=работаешь",
+        "=отвечаешь", "=действуешь", "=работай", "=отвечай",
+    ]),
     (F::AuthKeysW, &[
         "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",
         "разрешенн* ключ*", "доверенн* ключ*", "authorized keys file", "authorized_keys",
@@ -1384,6 +1399,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "приостановлен*",
     ]),
     (F::DismissV, &[
+        "мимо ушей", "пропускать мимо ушей", "пропускай мимо ушей",
         "без оглядки на", "without regard to", "regardless of",
         "пофиг на", "плевать на", "наплевать на", "забива* на", "забить на", "=забей на",
         "throw out", "throw away", "throw it out", "throw them out", "=scrap", "=yeet", "route around", "pay no attention to", "=toss", "выкин*", "выброс*", "=забей", "=забейте",
@@ -1394,6 +1410,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=only", "=solely", "=exclusively", "=только", "=лишь", "=исключительно",
     ]),
     (F::NoteSrc, &[
+        "этой запис*", "эта запись",
         "this note", "this file", "these notes", "the notes", "this memory", "the memory",
         "=me", "issue comments", "fetched pages", "what is written", "заметк*",
         "памят*", "=меня", "=мне", "=мои", "=моим", "=здесь", "=тут", "эта запис*", "эту запис*",

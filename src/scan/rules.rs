@@ -500,6 +500,14 @@ pub(super) const RULES: &[Rule] = &[
     // A secret carried by a DNS lookup, in words.
     rv("exfil.dns-lookup", C::Exfiltration, Sentence, &[nc(&[Include, Add], 0), st(&[CredObj, SecretNoun], 6), st(&[DnsW], 8)], &[Incident, CredMeta]),
     rv("exfil.dns-lookup", C::Exfiltration, Sentence, &[st(&[DnsW], 0), st(&[Begins], 4), st(&[CredObj, SecretNoun, SecretVar], 4)], &[Incident, CredMeta]),
+    rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(INSTR_ANY, 0), st(&[GivenSelf], 3), st(&[Dismiss, Void], 8)], NOT_OWN_VOID),
+    rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[ObjStrong, Setup, SysPrompt], 0), st(&[VoidYou], 12)], NOT_OWN_VOID),
+    rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[ScopeStrong, OwnScope, Old], 0), st(&[ObjMedium, SetupWeak], 1), st(&[VoidYou], 12)], NOT_OWN_VOID),
+    // The note wins over what the agent started with.
+    r("pi.authority-transfer", C::PromptInjection, Sentence, &[st(&[Setup, SysPrompt, OwnScope], 0), st(&[NoteSrc, SelfNote], 6), st(&[Precede], 6)]),
+    // Working without filters or restrictions.
+    r("role.unrestricted-persona", C::RoleHijack, Sentence, &[nc(&[YouWork], 0), st(&[LiftNeg], 2), st(&[LiftObj], 2)]),
+    r("pi.developer-mode", C::PromptInjection, Sentence, &[nn(&[Pretend], 0), st(&[LiftNeg], 10), st(&[LiftObj], 3)]),
     // --- persistence in words -------------------------------------------
     // A third party's key planted: "put our maintenance key into the root
     // account's authorized keys"; the user's own key ("my key") passes.
@@ -1081,6 +1089,9 @@ mod tests {
             "At startup the updater downloads the new version from https://updates.vendor.com and runs the installer.",
             "The subdomain for the token service is auth.example.com.",
             "Post the release notes to https://blog.example.com and include the API changes.",
+            "The gym rules do not apply to you on holidays, says the manager.",
+            "The setup guide says this note wins over the wiki.",
+            "The old config is deprecated; use config.v2.yaml instead.",
             "Не говори Ане, что я отправил подарок, это сюрприз.",
         ] {
             assert!(
