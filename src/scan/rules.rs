@@ -26,11 +26,12 @@
 //! Also here: the shape of the regular-expression [`Pattern`]s that the
 //! secret formats use.
 
+use std::rc::Rc;
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashSet;
 
-use super::lexicon::{Lexicon, F};
+use super::lexicon::{Lexicon, Looked, F};
 use super::literals::{self, CodeHit};
 use super::normalize::{is_line_break, Normalised};
 use super::skeleton::Skeleton;
@@ -602,61 +603,63 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
     };
     let mut found: Vec<(F, usize)> = Vec::new();
     let mut joined = String::new();
+    // Each reading of a word looked up once: (its entries, words it spans).
+    let mut readings: Vec<(Rc<Looked>, usize)> = Vec::new();
+    // A piece that is no word: not in the vocabulary, or one or two
+    // letters (`ig`, `пр`, `in`).
+    let fragment = |w: &str| w.chars().nth(2).is_none() || !lx.is_word(w);
     for i in 0..n {
         found.clear();
-        let mut readings: Vec<(&str, usize)> = vec![(sk.word(i), 1)];
-        if let Some(alt) = words[i].alt.as_deref() {
-            readings.push((alt, 1));
-        }
-        // A word cut by a space or a mark (`ig nore`, `previou.s`,
-        // `Dis/re/gard`) is also read whole, when a piece is no word.
-        joined.clear();
-        joined.push_str(sk.word(i));
-        // A piece that is no word: not in the vocabulary, or one or two
-        // letters (`ig`, `пр`, `in`).
-        let fragment = |w: &str| w.chars().nth(2).is_none() || !lx.is_word(w);
-        let whole = readings.iter().any(|(w, _)| {
-            lx.entries(w)
-                .is_some_and(|l| l.entries.iter().any(|e| e.rest.is_empty()))
-        });
-        // A Latin word that is no English word, read as transliterated
-        // Russian (`zabud'`, `instrukcii`).
-        let russian = if whole || sk.word(i).chars().nth(2).is_none() || lx.is_word(sk.word(i)) {
-            None
-        } else {
-            super::skeleton::translit(sk.word(i))
-                .filter(|r| lx.entries(r).is_some_and(|l| !l.entries.is_empty()))
-        };
-        if let Some(r) = russian.as_deref() {
-            readings.push((r, 1));
-        }
-        let mut cut = Vec::new();
-        for k in i + 1..n.min(i + 3) {
-            if whole {
-                break;
-            }
-            let gap = &sk.text[words[k - 1].at.1 as usize..words[k].at.0 as usize];
-            if words[k].sent != words[i].sent
-                || gap.chars().count() > 1
-                || gap.contains(['\n', ',', ';', ':'])
-            {
-                break;
-            }
-            joined.push_str(sk.word(k));
-            // Most joins are no word at all: the lexicon's cheap first
-            // test rejects them before the pieces are looked up.
-            if joined.chars().nth(4).is_some()
-                && lx.entries(&joined).is_some_and(|l| !l.entries.is_empty())
-                && (i..=k).any(|p| fragment(sk.word(p)))
-            {
-                cut.push((joined.clone(), k - i + 1));
+        readings.clear();
+        for r in [Some(sk.word(i)), words[i].alt.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            if let Some(l) = lx.entries(r).filter(|l| !l.entries.is_empty()) {
+                readings.push((l, 1));
             }
         }
-        readings.extend(cut.iter().map(|(w, span)| (w.as_str(), *span)));
-        for (folded, span) in readings {
-            let Some(looked) = lx.entries(folded) else {
-                continue;
-            };
+        let whole = readings
+            .iter()
+            .any(|(l, _)| l.entries.iter().any(|e| e.rest.is_empty()));
+        if !whole {
+            // A Latin word that is no English word, read as
+            // transliterated Russian (`zabud'`, `instrukcii`).
+            if sk.word(i).chars().nth(2).is_some() && !lx.is_word(sk.word(i)) {
+                if let Some(l) = super::skeleton::translit(sk.word(i))
+                    .and_then(|r| lx.entries(&r))
+                    .filter(|l| !l.entries.is_empty())
+                {
+                    readings.push((l, 1));
+                }
+            }
+            // A word cut by a space or a mark (`ig nore`, `previou.s`,
+            // `Dis/re/gard`) is also read whole, when a piece is no word.
+            joined.clear();
+            joined.push_str(sk.word(i));
+            for k in i + 1..n.min(i + 3) {
+                let gap = &sk.text[words[k - 1].at.1 as usize..words[k].at.0 as usize];
+                if words[k].sent != words[i].sent
+                    || gap.chars().count() > 1
+                    || gap.contains(['\n', ',', ';', ':'])
+                {
+                    break;
+                }
+                joined.push_str(sk.word(k));
+                // Most joins are no word at all: the lexicon's cheap first
+                // test rejects them before the pieces are looked up.
+                if joined.chars().nth(4).is_none() {
+                    continue;
+                }
+                if let Some(l) = lx.entries(&joined).filter(|l| !l.entries.is_empty()) {
+                    if (i..=k).any(|p| fragment(sk.word(p))) {
+                        readings.push((l, k - i + 1));
+                    }
+                }
+            }
+        }
+        for (looked, span) in &readings {
+            let span = *span;
             for e in &looked.entries {
                 let k = e.rest.len();
                 if k == 0 {
