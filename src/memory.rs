@@ -1061,6 +1061,21 @@ impl<S: Storage> Memory<S> {
             .collect()
     }
 
+    /// Both stores as a model may be shown them, by file name: the entries
+    /// joined as in the file, a blocked one as its `[BLOCKED: …]`
+    /// placeholder. For text handed to a host (MCP resources, transcripts).
+    pub fn shown_markdown(&self) -> Files {
+        Target::ALL
+            .iter()
+            .map(|&t| {
+                let shown = self.stores[t.index()]
+                    .shown_all(t)
+                    .join(crate::store::SEPARATOR);
+                (t.file_name().to_string(), shown)
+            })
+            .collect()
+    }
+
     /// Replaces the named stores with `files` (`MEMORY.md`, `USER.md`), all
     /// or nothing. BOM, CRLF and blank entries are accepted and normalised.
     /// The previous text of every replaced, non-empty file is backed up.
@@ -1460,6 +1475,23 @@ mod tests {
 
     fn file(entries: &[&str]) -> String {
         entries.join(SEPARATOR)
+    }
+
+    #[test]
+    fn shown_markdown_hides_what_export_keeps() {
+        let s = MemoryStorage::new();
+        s.put("MEMORY.md", file(&["clean note", POISON]));
+        let m = open(&s);
+        let exported = m.export_markdown();
+        let shown = m.shown_markdown();
+        assert!(exported["MEMORY.md"].contains("~/.ssh/id_rsa"));
+        let memory = &shown["MEMORY.md"];
+        assert!(
+            memory.starts_with(&format!("clean note{SEPARATOR}[BLOCKED:")),
+            "{memory}"
+        );
+        assert!(!memory.contains("id_rsa"));
+        assert_eq!(shown["USER.md"], "");
     }
 
     fn state(s: &MemoryStorage) -> Sidecar {

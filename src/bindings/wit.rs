@@ -370,10 +370,10 @@ impl GuestMemory for WitMemory {
     fn shown_markdown(&self) -> Result<MarkdownFiles, Error> {
         let mut memory = self.inner.borrow_mut();
         run(memory.refresh()).map_err(error)?;
-        let shown = |t: CoreTarget| memory.store(t).shown_all(t).join(crate::store::SEPARATOR);
+        let mut files = memory.shown_markdown();
         Ok(MarkdownFiles {
-            memory: shown(CoreTarget::Memory),
-            user: shown(CoreTarget::User),
+            memory: files.remove("MEMORY.md").unwrap_or_default(),
+            user: files.remove("USER.md").unwrap_or_default(),
         })
     }
 

@@ -27,7 +27,6 @@ use crate::error::{Error, ErrorKind};
 use crate::memory::{Files, Memory};
 use crate::storage::js::JsStorage;
 use crate::storage::Storage;
-use crate::store::{Target, SEPARATOR};
 use interop::{from_serde, to_js_error, to_json, to_string};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -443,14 +442,7 @@ impl JsMemory {
     pub fn shown_markdown(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
             memory.refresh().await.map_err(throw)?;
-            let files: Files = Target::ALL
-                .iter()
-                .map(|&t| {
-                    let shown = memory.store(t).shown_all(t).join(SEPARATOR);
-                    (t.file_name().to_string(), shown)
-                })
-                .collect();
-            from_serde(&files)
+            from_serde(&memory.shown_markdown())
         })
     }
 
