@@ -424,7 +424,7 @@ fn tokens(a: &[Atom]) -> Vec<Tok> {
                         && a[j + 1].space == NONE
                         // An English verb with a Russian ending
                         // (`forward'и`, `approve'ишь`) is the verb.
-                        && !(a[j - 1].c.is_ascii_alphabetic() && is_cyrillic(a[j + 1].c)))
+                        && !(a[j - 1].c.is_ascii_alphabetic() && script(a[j + 1].c) == Script::Cyrillic))
                 {
                     inner_leet |= c != '\'' && c != '’';
                     j += 1;
@@ -912,11 +912,6 @@ pub(super) fn translit(word: &str) -> Option<String> {
         rest = &rest[1..];
     }
     Some(out)
-}
-
-/// Whether a character is a Cyrillic letter.
-fn is_cyrillic(c: char) -> bool {
-    matches!(c, '\u{0400}'..='\u{04FF}')
 }
 
 #[cfg(test)]
