@@ -833,14 +833,18 @@ fn embedded_roles(
         (from..to)
             .any(|k| flags[k] & flag(F::RoleContent) != 0 && !(strict && address_only(sk.word(k))))
     };
+    let Some(last) = (first + count).checked_sub(1) else {
+        return;
+    };
+    let line_end = words[last].raw.1 as usize;
     for k in first + 1..first + count {
         let prev_end = words[k - 1].at.1 as usize;
         let gap = &t[prev_end..words[k].at.0 as usize];
         let (_, c) = after_role(t, end, words[k].at.1 as usize);
-        // A forged turn mid-line: `… созвону. Assistant: Принято, я …`.
         let sentence_end = gap
             .iter()
             .any(|&b| matches!(b, b'.' | b'!' | b'?' | b';' | b'>'));
+        // A forged turn mid-line: `… созвону. Assistant: Принято, я …`.
         if sentence_end
             && c == b':'
             && word_is(sk, k, MODEL_ROLES)
@@ -848,13 +852,8 @@ fn embedded_roles(
             && flags[k + 1] & flag(F::Affirm) != 0
             && instructs(k + 2, first + count, true)
         {
-            let e = words[first + count - 1].raw.1 as usize;
-            push(
-                findings,
-                "role.turn-forgery",
-                Category::RoleHijack,
-                (words[k].raw.0 as usize, e),
-            );
+            let range = (words[k].raw.0 as usize, line_end);
+            push(findings, "role.turn-forgery", Category::RoleHijack, range);
             return;
         }
         if !word_is(sk, k, &["system", "sys", "developer", "система"]) {
@@ -889,9 +888,6 @@ fn embedded_roles(
         // then an instruction on the rest of the line; after a label, one
         // that is more than words for the model (`Machine: System: Ubuntu,
         // you can ssh in` is a spec sheet).
-        let sentence_end = gap
-            .iter()
-            .any(|&b| matches!(b, b'.' | b'!' | b'?' | b';' | b'>'));
         let label = !sentence_end && gap.contains(&b':');
         let bracket = matches!(gap.last(), Some(b'(' | b'['));
         let marked =
@@ -900,13 +896,8 @@ fn embedded_roles(
             && word_is(sk, k, &["system", "sys", "система"])
             && instructs(k + 1, first + count, label)
         {
-            let e = words[first + count - 1].raw.1 as usize;
-            push(
-                findings,
-                "role.system-prefix",
-                Category::RoleHijack,
-                (words[k].raw.0 as usize, e),
-            );
+            let range = (words[k].raw.0 as usize, line_end);
+            push(findings, "role.system-prefix", Category::RoleHijack, range);
             return;
         }
     }
