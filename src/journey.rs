@@ -14,17 +14,31 @@ use crate::graph::{Graph, BLOCKED_TITLE, UNSORTED};
 use crate::sidecar::Sidecar;
 use crate::store::{Store, Target};
 
+/// What a node of the journey or of the sectors report is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A memory note (an entry of `MEMORY.md` or `USER.md`).
+    #[default]
+    Note,
+    /// A learned skill (a `SKILL.md`).
+    Skill,
+}
+
 /// One node of the journey.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Node {
-    /// `memory:<store>:<index>`: what `journey delete` and `journey edit`
-    /// take.
+    /// `memory:<store>:<entry id>` for a note, the skill's name for a
+    /// skill: what `journey delete` and `journey edit` take.
     pub id: String,
+    /// A note or a skill.
+    pub kind: Kind,
     /// The stable entry id of the sidecar (survives edits of other entries).
     pub entry_id: String,
-    /// `memory` or `user`.
-    pub target: Target,
-    /// Index of the entry in its store.
+    /// `memory` or `user` for a note; absent for a skill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Target>,
+    /// Index of the entry in its store (of the skill among the skills).
     pub index: usize,
     /// The note's title.
     pub title: String,
@@ -69,8 +83,9 @@ pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey
             let blocked = n.blocked || stores[n.target.index()].verdict(n.index).is_some();
             Node {
                 id: sidecar.node_id(n.target, n.index),
+                kind: Kind::Note,
                 entry_id: record.map_or_else(String::new, |r| r.id.clone()),
-                target: n.target,
+                target: Some(n.target),
                 index: n.index,
                 title: if blocked {
                     BLOCKED_TITLE.to_string()
@@ -97,7 +112,7 @@ pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey
             }
         })
         .collect();
-    nodes.sort_by_key(|n| (n.first_seen, n.target != Target::Memory, n.index));
+    nodes.sort_by_key(|n| (n.first_seen, n.target != Some(Target::Memory), n.index));
     Journey {
         nodes,
         links: graph.link_count(None),

@@ -25,11 +25,15 @@ pub use crate::api::SectorsOptions as Options;
 /// One note in the report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Entry {
-    /// The note's node id, `memory:<store>:<entry id>` (stable across edits).
+    /// The note's node id, `memory:<store>:<entry id>` (stable across
+    /// edits), or a skill's name.
     pub node: String,
-    /// `memory` or `user`.
-    pub target: Target,
-    /// Index of the entry in its store.
+    /// A note or a skill.
+    pub kind: crate::journey::Kind,
+    /// `memory` or `user` for a note; absent for a skill.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<Target>,
+    /// Index of the entry in its store (of the skill among the skills).
     pub index: usize,
     /// The note's title (first line without `#`s and tags), or
     /// [`crate::graph::BLOCKED_TITLE`] for a blocked note.
@@ -125,7 +129,8 @@ pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
                     let n = &graph.nodes[i];
                     Entry {
                         node: ids.node_id(n.target, n.index),
-                        target: n.target,
+                        kind: crate::journey::Kind::Note,
+                        target: Some(n.target),
                         index: n.index,
                         title: n.title.clone(),
                         out: n.out.len(),
