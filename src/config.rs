@@ -5,7 +5,7 @@
 //! memory_char_limit, user_char_limit, top_k, max_chars, hops}}, display:
 //! {memory_notifications}, auxiliary: {background_review: {provider, model,
 //! base_url, max_iterations, max_input_chars}}, curation: {auto,
-//! log_retention_days, max_input_chars}}`. Every key is optional;
+//! log_retention_days, max_input_chars}, skills: {write_approval}}`. Every key is optional;
 //! unknown keys are an error that names them.
 
 use serde::{Deserialize, Serialize};
@@ -25,6 +25,17 @@ pub struct Config {
     pub auxiliary: AuxiliaryConfig,
     /// The `curation:` section.
     pub curation: CurationConfig,
+    /// The `skills:` section.
+    pub skills: SkillsConfig,
+}
+
+/// The `skills:` section.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct SkillsConfig {
+    /// Stage every skill write (create, edit, patch, write_file,
+    /// remove_file, delete) for the user's approval instead of applying it.
+    pub write_approval: bool,
 }
 
 /// The `curation:` section: when the curation pipeline runs and what the

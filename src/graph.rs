@@ -45,9 +45,39 @@ pub const PINNED: &str = "pinned";
 /// The title shown for a note the security scanner blocks.
 pub const BLOCKED_TITLE: &str = "[BLOCKED entry]";
 
-/// One note of the graph.
+/// What a node of the graph is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// A memory note (an entry of `MEMORY.md` or `USER.md`).
+    #[default]
+    Note,
+    /// A learned skill (a `SKILL.md`).
+    Skill,
+}
+
+/// A skill as the graph reads it: titled by its name, filed by its
+/// category, linking with the `[[links]]` of its body.
+#[derive(Clone, Copy, Debug)]
+pub struct SkillDoc<'a> {
+    /// The skill's name (what `[[name]]` links to).
+    pub name: &'a str,
+    /// Its category: its sector.
+    pub category: &'a str,
+    /// The `SKILL.md` body, read for links.
+    pub body: &'a str,
+    /// Whether it is pinned.
+    pub pinned: bool,
+    /// Whether the scanner blocks it (then it is opaque, as a blocked note).
+    pub blocked: bool,
+}
+
+/// One note (or skill) of the graph.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
+    /// A note or a skill. A skill's `target` is [`Target::Memory`] and its
+    /// `index` is its place among the skills; only notes have a store.
+    pub kind: Kind,
     /// The store the note is in.
     pub target: Target,
     /// Its index in that store.
@@ -236,19 +266,52 @@ impl Graph {
         user: &[String],
         blocked: impl Fn(Target, usize) -> bool,
     ) -> Graph {
-        let entries: Vec<(Target, usize, &String)> = memory
+        Graph::build_with_skills(memory, user, blocked, &[])
+    }
+
+    /// The graph of the notes and the `skills` together: skills are
+    /// nodes after the notes, filed by category, titled by name, their
+    /// `[[links]]` read from their body (for the sectors report and the
+    /// journey; recall and the digest use the notes' graph alone).
+    pub fn build_with_skills(
+        memory: &[String],
+        user: &[String],
+        blocked: impl Fn(Target, usize) -> bool,
+        skills: &[SkillDoc<'_>],
+    ) -> Graph {
+        let entries: Vec<(Target, usize, &str, Option<&SkillDoc<'_>>)> = memory
             .iter()
             .enumerate()
-            .map(|(i, e)| (Target::Memory, i, e))
-            .chain(user.iter().enumerate().map(|(i, e)| (Target::User, i, e)))
+            .map(|(i, e)| (Target::Memory, i, e.as_str(), None))
+            .chain(
+                user.iter()
+                    .enumerate()
+                    .map(|(i, e)| (Target::User, i, e.as_str(), None)),
+            )
+            .chain(
+                skills
+                    .iter()
+                    .enumerate()
+                    .map(|(i, s)| (Target::Memory, i, s.body, Some(s))),
+            )
             .collect();
         let mut by_title: HashMap<String, Vec<usize>> = HashMap::new();
         let mut nodes: Vec<Node> = entries
             .iter()
             .enumerate()
-            .map(|(n, &(target, index, entry))| {
-                if blocked(target, index) {
+            .map(|(n, &(target, index, entry, skill))| {
+                let kind = if skill.is_some() {
+                    Kind::Skill
+                } else {
+                    Kind::Note
+                };
+                let is_blocked = match skill {
+                    Some(s) => s.blocked,
+                    None => blocked(target, index),
+                };
+                if is_blocked {
                     return Node {
+                        kind,
                         target,
                         index,
                         title: BLOCKED_TITLE.to_string(),
@@ -264,12 +327,31 @@ impl Graph {
                         blocked: true,
                     };
                 }
+                if let Some(s) = skill {
+                    by_title.entry(normalise_title(s.name)).or_default().push(n);
+                    let tag = s.category.to_lowercase();
+                    return Node {
+                        kind,
+                        target,
+                        index,
+                        title: s.name.to_string(),
+                        sector: tag.clone(),
+                        tag: Some(tag),
+                        inherited: false,
+                        pinned: s.pinned,
+                        out: Vec::new(),
+                        inc: Vec::new(),
+                        dangling: Vec::new(),
+                        blocked: false,
+                    };
+                }
                 let title = title_of(entry);
                 by_title.entry(normalise_title(&title)).or_default().push(n);
                 let all_tags = tags(entry);
                 let pinned = all_tags.iter().any(|t| t == PINNED);
                 let tag = all_tags.into_iter().find(|t| t != PINNED);
                 Node {
+                    kind,
                     target,
                     index,
                     title,
@@ -284,7 +366,7 @@ impl Graph {
                 }
             })
             .collect();
-        for (n, &(_, _, entry)) in entries.iter().enumerate() {
+        for (n, &(_, _, entry, _)) in entries.iter().enumerate() {
             if nodes[n].blocked {
                 continue;
             }
@@ -320,12 +402,14 @@ impl Graph {
             Target::Memory => 0,
             // Memory's nodes come first: a binary search, not a walk
             // (recall asks once per entry).
-            Target::User => self.nodes.partition_point(|n| n.target == Target::Memory),
+            Target::User => self
+                .nodes
+                .partition_point(|n| n.kind == Kind::Note && n.target == Target::Memory),
         };
         let n = base + index;
         self.nodes
             .get(n)
-            .filter(|node| node.target == target && node.index == index)
+            .filter(|node| node.kind == Kind::Note && node.target == target && node.index == index)
             .map(|_| n)
     }
 
@@ -334,19 +418,38 @@ impl Graph {
     pub fn link_count(&self, target: Option<Target>) -> usize {
         self.nodes
             .iter()
-            .filter(|n| target.is_none_or(|t| n.target == t))
-            .map(|n| n.out.len())
+            .filter(|n| n.kind == Kind::Note && target.is_none_or(|t| n.target == t))
+            .map(|n| {
+                n.out
+                    .iter()
+                    .filter(|&&m| self.nodes[m].kind == Kind::Note)
+                    .count()
+            })
             .sum()
     }
 
-    /// Sectors of the notes of `target` (or all) with their note counts,
-    /// largest first (ties by name), `unsorted` last.
+    /// Links between a note and a skill, either way.
+    pub fn skill_link_count(&self) -> usize {
+        self.nodes
+            .iter()
+            .map(|n| {
+                n.out
+                    .iter()
+                    .filter(|&&m| (self.nodes[m].kind == Kind::Skill) != (n.kind == Kind::Skill))
+                    .count()
+            })
+            .sum()
+    }
+
+    /// Sectors of the notes of `target` (or of every node, skills
+    /// included) with their counts, largest first (ties by name),
+    /// `unsorted` last.
     pub fn sector_counts(&self, target: Option<Target>) -> Vec<(String, usize)> {
         let mut counts: HashMap<&str, usize> = HashMap::new();
         for n in self
             .nodes
             .iter()
-            .filter(|n| target.is_none_or(|t| n.target == t))
+            .filter(|n| target.is_none_or(|t| n.kind == Kind::Note && n.target == t))
         {
             *counts.entry(n.sector.as_str()).or_default() += 1;
         }

@@ -14,16 +14,7 @@ use crate::graph::{Graph, BLOCKED_TITLE, UNSORTED};
 use crate::sidecar::Sidecar;
 use crate::store::{Store, Target};
 
-/// What a node of the journey or of the sectors report is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// A memory note (an entry of `MEMORY.md` or `USER.md`).
-    #[default]
-    Note,
-    /// A learned skill (a `SKILL.md`).
-    Skill,
-}
+pub use crate::graph::Kind;
 
 /// One node of the journey.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -66,23 +57,79 @@ pub struct Node {
 /// The journey payload.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Journey {
-    /// Every entry of both stores, oldest first (ties in store order).
+    /// Every entry of both stores and every skill, oldest first (ties:
+    /// `MEMORY.md`, `USER.md`, skills, each in order).
     pub nodes: Vec<Node>,
-    /// Resolved links between them.
+    /// Resolved note↔note links.
     pub links: usize,
+    /// Resolved links between a note and a skill, either way.
+    pub skill_links: usize,
 }
 
-/// Builds the journey of `stores` from their `graph` and `sidecar`.
-pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey {
-    let id = |n: usize| sidecar.node_id(graph.nodes[n].target, graph.nodes[n].index);
+/// What the journey shows of a skill beyond the graph: its name (its
+/// node id) and dates.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SkillStamp {
+    /// The skill's name.
+    pub name: String,
+    /// When mnemo first saw it, ms since the Unix epoch.
+    pub first_seen: u64,
+    /// When a write last changed it.
+    pub last_changed: u64,
+    /// The agent whose write created it.
+    pub agent: Option<String>,
+}
+
+/// The node id of graph node `n`: `memory:<store>:<entry id>` for a note,
+/// the name for a skill.
+pub(crate) fn node_id(graph: &Graph, sidecar: &Sidecar, skills: &[SkillStamp], n: usize) -> String {
+    let node = &graph.nodes[n];
+    match node.kind {
+        Kind::Note => sidecar.node_id(node.target, node.index),
+        Kind::Skill => skills
+            .get(node.index)
+            .map_or_else(String::new, |s| s.name.clone()),
+    }
+}
+
+/// Builds the journey of `stores` and the skills from their `graph` (with
+/// skill nodes stamped by `skills`, in graph order) and `sidecar`.
+pub fn journey(
+    stores: &[Store; 2],
+    graph: &Graph,
+    sidecar: &Sidecar,
+    skills: &[SkillStamp],
+) -> Journey {
+    let id = |n: usize| node_id(graph, sidecar, skills, n);
     let mut nodes: Vec<Node> = graph
         .nodes
         .iter()
-        .map(|n| {
+        .enumerate()
+        .map(|(i, n)| {
+            if n.kind == Kind::Skill {
+                let stamp = skills.get(n.index).cloned().unwrap_or_default();
+                return Node {
+                    id: id(i),
+                    kind: Kind::Skill,
+                    entry_id: String::new(),
+                    target: None,
+                    index: n.index,
+                    title: n.title.clone(),
+                    sector: n.sector.clone(),
+                    first_seen: stamp.first_seen,
+                    last_changed: stamp.last_changed,
+                    agent: stamp.agent,
+                    out: n.out.iter().map(|&m| id(m)).collect(),
+                    r#in: n.inc.iter().map(|&m| id(m)).collect(),
+                    dangling: n.dangling.clone(),
+                    pinned: n.pinned && !n.blocked,
+                    blocked: n.blocked,
+                };
+            }
             let record = sidecar.records(n.target).get(n.index);
             let blocked = n.blocked || stores[n.target.index()].verdict(n.index).is_some();
             Node {
-                id: sidecar.node_id(n.target, n.index),
+                id: id(i),
                 kind: Kind::Note,
                 entry_id: record.map_or_else(String::new, |r| r.id.clone()),
                 target: Some(n.target),
@@ -112,10 +159,16 @@ pub fn journey(stores: &[Store; 2], graph: &Graph, sidecar: &Sidecar) -> Journey
             }
         })
         .collect();
-    nodes.sort_by_key(|n| (n.first_seen, n.target != Some(Target::Memory), n.index));
+    let order = |n: &Node| match (n.kind, n.target) {
+        (Kind::Note, Some(Target::Memory)) => 0,
+        (Kind::Note, _) => 1,
+        (Kind::Skill, _) => 2,
+    };
+    nodes.sort_by_key(|n| (n.first_seen, order(n), n.index));
     Journey {
         nodes,
         links: graph.link_count(None),
+        skill_links: graph.skill_link_count(),
     }
 }
 
@@ -135,7 +188,7 @@ mod tests {
         .collect();
         let stores = [Store::new(memory.clone()), Store::default()];
         let graph = Graph::build(&memory, &[]);
-        let j = journey(&stores, &graph, &Sidecar::default());
+        let j = journey(&stores, &graph, &Sidecar::default(), &[]);
         let json = serde_json::to_string(&j).unwrap();
         for leaked in ["evilsector", "Payload", "Drop zone", "Ignore"] {
             assert!(!json.contains(leaked), "{leaked} in {json}");

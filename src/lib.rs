@@ -54,6 +54,7 @@ pub mod sectors;
 #[cfg(feature = "sqlite")]
 pub mod sessions;
 pub mod sidecar;
+pub mod skills;
 pub mod storage;
 pub mod store;
 pub mod text;

@@ -30,7 +30,10 @@ use crate::tool::{self, Effect, Rejected, ToolCall, ToolRequest, ToolResult, MAX
 mod curation;
 mod entries;
 mod log;
+mod skills;
 mod staging;
+
+pub use skills::SkillsApproved;
 
 pub use entries::{Marked, RecallHit, Recalled};
 
@@ -66,6 +69,7 @@ pub struct Memory<S: Storage> {
     /// by text key (for its model).
     embedder: Option<HostEmbedder>,
     vectors: std::collections::HashMap<crate::store::Key, Vec<f32>>,
+    skills: skills::Skills,
 }
 
 /// A host's embedder, held by a memory.
@@ -170,11 +174,13 @@ impl<S: Storage> Memory<S> {
             access: Vec::new(),
             embedder: None,
             vectors: std::collections::HashMap::new(),
+            skills: skills::Skills::default(),
         };
         memory.storage.lock().await?;
         let loaded = async {
             memory.storage.recover().await?;
-            memory.refresh_unlocked().await
+            memory.refresh_unlocked().await?;
+            memory.load_skills().await
         }
         .await;
         let unlocked = memory.storage.unlock().await;
@@ -212,6 +218,7 @@ impl<S: Storage> Memory<S> {
     pub async fn start_session(&mut self) -> Result<&str> {
         self.refresh().await?;
         self.save_access().await?;
+        self.flush_skill_usage().await?;
         self.freeze();
         self.end_turn();
         Ok(&self.frozen)
@@ -664,7 +671,10 @@ impl<S: Storage> Memory<S> {
     /// made by other processes or tabs. The frozen prompt is not touched.
     pub async fn refresh(&mut self) -> Result<()> {
         self.storage.lock().await?;
-        let result = self.refresh_unlocked().await;
+        let result = match self.refresh_unlocked().await {
+            Ok(()) => self.load_skills().await,
+            Err(e) => Err(e),
+        };
         let unlocked = self.storage.unlock().await;
         result?;
         unlocked
@@ -853,6 +863,7 @@ impl<S: Storage> Memory<S> {
     fn invalidate(&mut self, target: Target) {
         self.indexes[target.index()] = None;
         self.graph = None;
+        self.skills.knowledge = None;
     }
 
     /// Rebuilds whatever derived state is missing.
@@ -904,9 +915,9 @@ impl<S: Storage> Memory<S> {
     /// The learning journey: every entry with its dates, sector and links
     /// (live state).
     pub fn journey(&mut self) -> crate::journey::Journey {
-        self.derive();
-        let graph = self.graph.as_ref().expect("derived");
-        crate::journey::journey(&self.stores, graph, &self.sidecar)
+        self.knowledge();
+        let graph = self.skills.knowledge.as_ref().expect("built");
+        crate::journey::journey(&self.stores, graph, &self.sidecar, &self.skill_stamps())
     }
 
     /// Replaces (`Some(content)`) or removes (`None`) entry `index` of
@@ -946,9 +957,9 @@ impl<S: Storage> Memory<S> {
 
     /// The sectors report over both stores (live state).
     pub fn sectors(&mut self, options: &crate::sectors::Options) -> crate::sectors::Report {
-        self.derive();
-        let graph = self.graph.as_ref().expect("derived");
-        crate::sectors::report(graph, &self.sidecar, options)
+        self.knowledge();
+        let graph = self.skills.knowledge.as_ref().expect("built");
+        crate::sectors::report(graph, &self.sidecar, &self.skill_stamps(), options)
     }
 
     /// The entry a journey or sectors node id names now (`memory:user:e3`,

@@ -15,7 +15,7 @@
 
 use serde::Serialize;
 
-use crate::graph::{Graph, UNSORTED};
+use crate::graph::{Graph, Kind, UNSORTED};
 use crate::sidecar::Sidecar;
 use crate::store::Target;
 
@@ -53,10 +53,12 @@ pub struct Entry {
 /// One sector in the report.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Sector {
-    /// The sector's name (a tag, or `unsorted`).
+    /// The sector's name (a tag, a skill category, or `unsorted`).
     pub name: String,
-    /// Notes in the sector.
+    /// Notes and skills in the sector.
     pub count: usize,
+    /// Skills among them.
+    pub skills: usize,
     /// Resolved links going out of the sector's notes.
     pub links: usize,
     /// The listed notes, most connected first.
@@ -72,8 +74,12 @@ pub struct Summary {
     pub sectors: usize,
     /// Notes in both stores.
     pub memories: usize,
+    /// Skills.
+    pub skills: usize,
     /// Resolved note↔note links.
     pub links: usize,
+    /// Resolved links between a note and a skill, either way.
+    pub skill_links: usize,
     /// Notes with at least one link in or out.
     pub linked: usize,
     /// Links to titles no note has.
@@ -100,8 +106,15 @@ pub struct Report {
     pub summary: Summary,
 }
 
-/// Builds the report of `graph`, naming notes by their node ids in `ids`.
-pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
+/// Builds the report of `graph`, naming notes by their node ids in `ids`
+/// and skills by `skills` (in graph order).
+pub fn report(
+    graph: &Graph,
+    ids: &Sidecar,
+    skills: &[crate::journey::SkillStamp],
+    options: &Options,
+) -> Report {
+    let node_id = |n: usize| crate::journey::node_id(graph, ids, skills, n);
     let wanted = options.sector().map(|s| s.to_lowercase());
     let sectors = graph
         .sector_counts(None)
@@ -116,6 +129,10 @@ pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
                 .map(|(i, _)| i)
                 .collect();
             let links = members.iter().map(|&i| graph.nodes[i].out.len()).sum();
+            let skill_count = members
+                .iter()
+                .filter(|&&i| graph.nodes[i].kind == Kind::Skill)
+                .count();
             // Hubs first: most links in and out, then store order.
             members.sort_by_key(|&i| {
                 let n = &graph.nodes[i];
@@ -128,9 +145,9 @@ pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
                 .map(|i| {
                     let n = &graph.nodes[i];
                     Entry {
-                        node: ids.node_id(n.target, n.index),
-                        kind: crate::journey::Kind::Note,
-                        target: Some(n.target),
+                        node: node_id(i),
+                        kind: n.kind,
+                        target: (n.kind == Kind::Note).then_some(n.target),
                         index: n.index,
                         title: n.title.clone(),
                         out: n.out.len(),
@@ -144,6 +161,7 @@ pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
             Sector {
                 name,
                 count,
+                skills: skill_count,
                 links,
                 entries,
                 more,
@@ -156,8 +174,10 @@ pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
             .iter()
             .filter(|(n, _)| n != UNSORTED)
             .count(),
-        memories: graph.nodes.len(),
+        memories: graph.nodes.iter().filter(|n| n.kind == Kind::Note).count(),
+        skills: graph.nodes.iter().filter(|n| n.kind == Kind::Skill).count(),
         links: graph.link_count(None),
+        skill_links: graph.skill_link_count(),
         linked: graph
             .nodes
             .iter()
@@ -169,11 +189,7 @@ pub fn report(graph: &Graph, ids: &Sidecar, options: &Options) -> Report {
             .iter()
             .map(|c| CollisionReport {
                 title: c.title.clone(),
-                nodes: c
-                    .nodes
-                    .iter()
-                    .map(|&i| ids.node_id(graph.nodes[i].target, graph.nodes[i].index))
-                    .collect(),
+                nodes: c.nodes.iter().map(|&i| node_id(i)).collect(),
             })
             .collect(),
     };
@@ -203,7 +219,7 @@ mod tests {
 
     #[test]
     fn report_counts_like_the_spec_example() {
-        let r = report(&graph(), &Sidecar::default(), &Options::default());
+        let r = report(&graph(), &Sidecar::default(), &[], &Options::default());
         let names: Vec<&str> = r.sectors.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["retrieval", "infra", "unsorted"]);
         assert_eq!(r.sectors[0].count, 4);
@@ -239,6 +255,7 @@ mod tests {
         let r = report(
             &Graph::build(&memory, &[]),
             &Sidecar::default(),
+            &[],
             &Options::default(),
         );
         let json = serde_json::to_string(&r).unwrap();
@@ -265,6 +282,7 @@ mod tests {
         let r = report(
             &graph(),
             &Sidecar::default(),
+            &[],
             &Options::new(Some("INFRA".into()), Some(1)).unwrap(),
         );
         assert_eq!(r.sectors.len(), 1);

@@ -26,10 +26,14 @@ pub const STALE_AFTER: Duration = Duration::from_secs(60);
 /// How long a writer waits for the lock before giving up with `locked`.
 pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The folder of skill blob names (`skills/devops/deploy/SKILL.md`).
+const SKILLS: &str = crate::skills::DIR;
+
 /// A memories directory.
 #[derive(Debug)]
 pub struct DirStorage {
     dir: PathBuf,
+    skills: PathBuf,
     held: Cell<u32>,
 }
 
@@ -39,9 +43,16 @@ impl DirStorage {
         let dir = dir.into();
         fs::create_dir_all(&dir).map_err(|e| io_error("create the directory", &dir, e))?;
         Ok(DirStorage {
+            skills: skills_dir(&dir),
             dir,
             held: Cell::new(0),
         })
+    }
+
+    /// The skills directory: `<scope root>/skills` beside a scope's
+    /// `memories/` directory, else `skills/` inside the directory.
+    pub fn skills_dir(&self) -> &Path {
+        &self.skills
     }
 
     /// The directory.
@@ -52,6 +63,11 @@ impl DirStorage {
     /// The path of blob `name`: a file of the directory, or of its one
     /// folder, `logs/` (the activity log's days).
     fn path(&self, name: &str) -> Result<PathBuf> {
+        if let Some(rest) = name.strip_prefix(SKILLS) {
+            return skill_path(&self.skills, rest).ok_or_else(|| {
+                Error::new(ErrorKind::Internal, format!("invalid blob name {name:?}"))
+            });
+        }
         let (folder, file) = match name.strip_prefix(LOGS) {
             Some(file) => (Some(LOGS), file),
             None => (None, name),
@@ -90,6 +106,57 @@ impl DirStorage {
                 Ok(false)
             }
             Err(e) => Err(io_error("create the lock file", &path, e)),
+        }
+    }
+}
+
+/// Where skills live for a memories directory `dir`: beside it when it
+/// is a scope's `memories/` (the spec's `~/.mnemo/skills`), else inside.
+pub fn skills_dir(dir: &Path) -> PathBuf {
+    match (dir.file_name(), dir.parent()) {
+        (Some(name), Some(parent)) if name == "memories" => parent.join("skills"),
+        _ => dir.join("skills"),
+    }
+}
+
+/// The path of skill blob `skills/<rest>` under `root`: plain parts only
+/// (no `..`, no hidden part but the archive's `.archive` folder).
+fn skill_path(root: &Path, rest: &str) -> Option<PathBuf> {
+    let mut path = root.to_path_buf();
+    for (i, part) in rest.split('/').enumerate() {
+        let archive = i == 0 && part == ".archive";
+        if part.is_empty()
+            || (part.starts_with('.') && !archive)
+            || part.contains(['\\', '\0'])
+            || part.len() > 255
+        {
+            return None;
+        }
+        path.push(part);
+    }
+    (path != root).then_some(path)
+}
+
+/// Every file under `at`, as `prefix` + its relative path (hidden files,
+/// temp files and folders skipped, except the archive's top folder).
+fn walk(at: &Path, prefix: &str, depth: usize, out: &mut Vec<String>) {
+    let Ok(entries) = fs::read_dir(at) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(name) = entry.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let archive = depth == 0 && name == ".archive";
+        if name.starts_with('.') && !archive {
+            continue;
+        }
+        match entry.file_type() {
+            Ok(t) if t.is_dir() && depth < 8 => {
+                walk(&entry.path(), &format!("{prefix}{name}/"), depth + 1, out)
+            }
+            Ok(t) if t.is_file() => out.push(format!("{prefix}{name}")),
+            _ => {}
         }
     }
 }
@@ -191,7 +258,21 @@ impl Storage for DirStorage {
                 }
             }
         }
+        walk(&self.skills, SKILLS, 0, &mut names);
         names.sort();
+        Ok(names)
+    }
+
+    async fn list_under(&self, folder: &str) -> Result<Vec<String>> {
+        if folder.starts_with(SKILLS) {
+            let mut names = Vec::new();
+            walk(&self.skills, SKILLS, 0, &mut names);
+            names.retain(|n| n.starts_with(folder));
+            names.sort();
+            return Ok(names);
+        }
+        let mut names = self.list().await?;
+        names.retain(|n| n.starts_with(folder));
         Ok(names)
     }
 

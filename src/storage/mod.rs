@@ -107,6 +107,15 @@ pub trait Storage {
     /// Names of all blobs.
     async fn list(&self) -> Result<Vec<String>>;
 
+    /// Names of the blobs whose names start with `folder` (`skills/`).
+    /// The default filters [`Storage::list`]; a backend that keeps such
+    /// a folder apart lists only it.
+    async fn list_under(&self, folder: &str) -> Result<Vec<String>> {
+        let mut names = self.list().await?;
+        names.retain(|n| n.starts_with(folder));
+        Ok(names)
+    }
+
     /// Applies `changes` all-or-nothing. The default journals them first.
     async fn commit(&self, changes: &[Change]) -> Result<()> {
         journal::commit(self, changes).await

@@ -30,8 +30,9 @@ use crate::db;
 use crate::error::Result;
 
 /// The blobs kept in the database rather than as files.
-pub const STATE_BLOBS: [&str; 3] = [
+pub const STATE_BLOBS: [&str; 4] = [
     crate::sidecar::BLOB,
+    crate::skills::META_BLOB,
     crate::sidecar::HISTORY_BLOB,
     crate::curate::POSITION_BLOB,
 ];
@@ -209,6 +210,15 @@ impl<S: Storage> Storage for StateDb<S> {
         names.extend(state);
         names.sort();
         Ok(names)
+    }
+
+    async fn list_under(&self, folder: &str) -> Result<Vec<String>> {
+        if STATE_BLOBS.iter().any(|n| n.starts_with(folder)) {
+            let mut names = self.list().await?;
+            names.retain(|n| n.starts_with(folder));
+            return Ok(names);
+        }
+        self.files.list_under(folder).await
     }
 
     async fn commit(&self, changes: &[Change]) -> Result<()> {

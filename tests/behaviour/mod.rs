@@ -11,6 +11,8 @@ mod importance;
 pub use importance::*;
 mod curation;
 pub use curation::*;
+mod skills;
+pub use skills::*;
 #[cfg(feature = "sqlite")]
 mod sessions;
 #[cfg(feature = "sqlite")]
@@ -98,6 +100,13 @@ macro_rules! behaviour_suite {
             stop_curates_only_when_configured
             log_retention_deletes_old_days
             with_an_embedder_paraphrases_are_duplicates
+            the_skill_tool_creates_views_patches_and_archives
+            bad_skill_writes_get_clear_errors_and_change_nothing
+            a_flagged_skill_write_is_staged_whatever_the_setting
+            skill_write_approval_stages_with_a_gist_and_a_diff
+            sectors_and_the_journey_hold_notes_and_skills
+            usage_is_counted_lazily_and_stale_skills_are_archived_not_deleted
+            random_skill_tool_calls_never_panic
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]
@@ -1618,7 +1627,7 @@ pub async fn sectors_follow_tags_links_and_the_rules() {
     let user_note = retrieval
         .entries
         .iter()
-        .find(|e| e.target == Target::User)
+        .find(|e| e.target == Some(Target::User))
         .unwrap();
     // Node ids keep the spec's shape with the stable entry id last.
     let user_id = &m.sidecar().records(Target::User)[1].id;

@@ -443,6 +443,12 @@ fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
     if let Some(section) = map.remove("curation").filter(|s| !s.is_null()) {
         config.insert("curation".into(), to_json("curation", section)?);
     }
+    if let Some(approval) = pick(&mut map, "skills", "write_approval") {
+        config.insert(
+            "skills".into(),
+            json!({"write_approval": to_json("skills.write_approval", approval)?}),
+        );
+    }
     let embeddings = match map.remove("embeddings").filter(|s| !s.is_null()) {
         None => None,
         Some(section) => Some(serde_yaml::from_value::<Section>(section).map_err(|e| {
