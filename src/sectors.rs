@@ -181,7 +181,13 @@ pub fn report(
         linked: graph
             .nodes
             .iter()
-            .filter(|n| !n.out.is_empty() || !n.inc.is_empty())
+            .filter(|n| {
+                n.kind == Kind::Note
+                    && n.out
+                        .iter()
+                        .chain(&n.inc)
+                        .any(|&m| graph.nodes[m].kind == Kind::Note)
+            })
             .count(),
         dangling: graph.nodes.iter().map(|n| n.dangling.len()).sum(),
         collisions: graph

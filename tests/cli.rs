@@ -582,11 +582,11 @@ fn journey_lists_deletes_and_edits_nodes() {
     let timeline = home.ok(&["journey", "--no-color"]);
     assert!(timeline.starts_with("✦ Journey · what mnemo learned, oldest first\n\n"));
     assert!(timeline.contains("◆ SSH config"));
-    assert!(timeline.contains("3 memories · 1 links"));
+    assert!(timeline.contains("3 memories · 0 skills · 1 note↔note link · 0 note↔skill links"));
     let list = home.ok(&["journey", "list"]);
     // Node ids end with the stable entry id (the spec's shape).
-    assert!(list.contains("memory:memory:e1   SSH config"), "{list}");
-    assert!(list.contains("memory:user:e3     Name: Ada"));
+    assert!(list.contains("memory:memory:e1   ◆ SSH config"), "{list}");
+    assert!(list.contains("memory:user:e3     ◆ Name: Ada"));
     let payload = json(&home.ok(&["learning", "--json"]));
     assert_eq!(payload["nodes"][1]["out"][0], "memory:memory:e1");
     assert_eq!(payload["nodes"][0]["in"][0], "memory:memory:e2");

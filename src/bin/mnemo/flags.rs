@@ -296,17 +296,21 @@ Examples:
     #[command(
         visible_aliases = ["learning", "memory-graph"],
         long_about = "\
-Show every memory of both stores on a timeline, oldest first: when it was first
-seen and last changed (kept in mnemo-state.json beside the stores, keyed by a
-stable entry id), its sector and its links. `journey list` prints the node ids
-(memory:<store>:<index>) that `journey delete` and `journey edit` take.",
+Show every memory of both stores and every learned skill on a timeline, oldest
+first: when it was first seen and last changed (kept beside the stores, keyed
+by a stable entry id), its sector and its links. `journey list` prints the node
+ids (memory:<store>:<id> for notes, the name for skills) that `journey delete`
+and `journey edit` take.",
         after_help = "\
 Examples:
   mnemo journey
   mnemo journey --json > journey.json
   mnemo journey list
   mnemo journey delete memory:memory:3        # asks first; -y skips the question
-  mnemo journey edit memory:user:0            # opens $EDITOR, re-scans on save"
+  mnemo journey delete deploy-checklist       # a skill: archived, `mnemo skills restore` brings it back
+  mnemo journey edit memory:user:0            # opens $EDITOR, re-scans on save
+  mnemo journey edit deploy-checklist         # a skill's SKILL.md
+  mnemo journey sectors                       # the same graph by area"
     )]
     Journey {
         #[command(subcommand)]
@@ -533,6 +537,30 @@ Examples:
     /// Search and browse past conversations (state.db beside the stores)
     #[command(subcommand)]
     Sessions(SessionsCommand),
+
+    /// Learned skills: list, view, review staged skill writes, restore
+    #[command(
+        subcommand,
+        long_about = "\
+Learned skills are SKILL.md files (YAML frontmatter: name, description,
+category, tags) under <scope root>/skills/<category>/<name>/, beside the
+memories. The agent writes them through the skill tool; with
+skills.write_approval on (or a write the security scanner flags) its writes
+are staged here for you: `pending` shows a one-line gist each, `diff` the full
+unified diff, `approve` / `reject` decide. Deleting archives a skill under
+skills/.archive/; `restore` brings it back.",
+        after_help = "\
+Examples:
+  mnemo skills                          # every skill with its usage
+  mnemo skills view deploy-checklist
+  mnemo skills pending
+  mnemo skills diff k3
+  mnemo skills approve all
+  mnemo skills approval on
+  mnemo skills restore deploy-checklist
+  mnemo skills archive-stale --days 90"
+    )]
+    Skills(SkillsCommand),
 
     /// Screen a file (or stdin) with the security scanner
     #[command(
@@ -956,21 +984,131 @@ pub enum SessionsCommand {
     Schema,
 }
 
+/// `mnemo skills …`.
+#[derive(Debug, Subcommand)]
+pub enum SkillsCommand {
+    /// List the skills with category, description and usage
+    List {
+        /// Print them as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print a skill's SKILL.md (or a file beside it)
+    View {
+        /// The skill's name
+        name: String,
+        /// A file beside SKILL.md, e.g. references/api.md
+        file: Option<String>,
+    },
+    /// Find skills by what they are about
+    Search {
+        /// Words about the task
+        query: String,
+        /// Print them as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// List staged skill writes with a one-line gist each
+    Pending {
+        /// Print them as JSON (with the whole change)
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the full unified diff of a staged skill write
+    Diff {
+        /// The staged write's id (k3)
+        id: String,
+    },
+    /// Apply a staged skill write (or all of them)
+    Approve {
+        /// The staged write's id, or `all`
+        #[arg(value_name = "ID|all")]
+        which: String,
+    },
+    /// Drop a staged skill write (or all of them)
+    Reject {
+        /// The staged write's id, or `all`
+        #[arg(value_name = "ID|all")]
+        which: String,
+    },
+    /// Turn the skill-write gate on or off (kept with the memory), or show it
+    Approval {
+        /// `on` or `off`
+        #[arg(value_enum, value_name = "on|off")]
+        state: Option<Switch>,
+    },
+    /// Archive a skill (restorable)
+    Archive {
+        /// The skill's name
+        name: String,
+    },
+    /// List archived skills
+    Archived {
+        /// Print them as JSON
+        #[arg(long)]
+        json: bool,
+    },
+    /// Bring back the newest archived copy of a skill
+    Restore {
+        /// The skill's name
+        name: String,
+    },
+    /// Pin a skill: never archived as stale
+    Pin {
+        /// The skill's name
+        name: String,
+    },
+    /// Unpin a skill
+    Unpin {
+        /// The skill's name
+        name: String,
+    },
+    /// Count one use of a skill (for hosts that report usage)
+    Used {
+        /// The skill's name
+        name: String,
+    },
+    /// Archive every unpinned skill not used, viewed or changed for DAYS days
+    ArchiveStale {
+        /// Days without use
+        #[arg(long, default_value_t = 90)]
+        days: u64,
+    },
+    /// Run a raw skill tool call (JSON) and print the answer
+    Tool {
+        /// The arguments as JSON; `-` reads standard input
+        json: String,
+    },
+    /// Print the skill tool's definition
+    Schema,
+}
+
 #[derive(Debug, Subcommand)]
 pub enum JourneyAction {
-    /// List node ids with their titles
+    /// List node ids (memory:<store>:<id> for notes, names for skills) with titles
     List,
-    /// Delete a memory (asks for confirmation unless -y)
+    /// The sectors report (same as `mnemo sectors`)
+    Sectors {
+        /// Show only this sector
+        name: Option<String>,
+        /// Print the report as JSON
+        #[arg(long)]
+        json: bool,
+        /// Entries listed per sector: 0 to 100000 [default: 12]
+        #[arg(long)]
+        limit: Option<u64>,
+    },
+    /// Delete a memory, or archive a skill (asks for confirmation unless -y)
     Delete {
-        /// The node id, e.g. memory:memory:3
+        /// The node id, e.g. memory:memory:3, or a skill's name
         node: String,
         /// Do not ask
         #[arg(short = 'y', long)]
         yes: bool,
     },
-    /// Edit a memory in $EDITOR; the new text is scanned and checked like any write
+    /// Edit a memory (or a skill's SKILL.md) in $EDITOR; checked like any write
     Edit {
-        /// The node id, e.g. memory:user:0
+        /// The node id, e.g. memory:user:0, or a skill's name
         node: String,
     },
 }

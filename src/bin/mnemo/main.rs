@@ -33,7 +33,7 @@ use mnemo::Result;
 
 use crate::commands::{
     activity, approval, curate, entries, journey, review, scan, scope, search, sectors, sessions,
-    store, tool,
+    skills, store, tool,
 };
 use crate::flags::{Cli, Command};
 use crate::paths::Paths;
@@ -120,6 +120,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             no_color,
         } => journey::journey(&paths, action, json, width, no_color),
         Command::Sessions(command) => sessions::sessions(&paths, command),
+        Command::Skills(command) => skills::skills(&paths, command),
         Command::Scan { file, store, json } => scan::scan(&file, store, json),
         Command::Tool { json } => tool::tool(&paths, json),
         Command::Schema => tool::schema(),

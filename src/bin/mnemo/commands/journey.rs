@@ -6,6 +6,7 @@
 
 use std::process::ExitCode;
 
+use mnemo::journey::Kind;
 use mnemo::storage::run_ready;
 use mnemo::{Error, ErrorKind, Memory, Result, Target};
 
@@ -44,14 +45,57 @@ pub fn journey(
         Some(JourneyAction::List) => {
             let mut text = String::new();
             for n in memory.journey().nodes {
-                text.push_str(&format!("{:<18} {}\n", n.id, n.title));
+                let glyph = match n.kind {
+                    Kind::Note => "◆",
+                    Kind::Skill => "✧",
+                };
+                text.push_str(&format!("{:<18} {glyph} {}\n", n.id, n.title));
             }
             out(&text)?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(JourneyAction::Sectors { name, json, limit }) => {
+            drop(memory);
+            crate::commands::sectors::sectors(paths, name, json, limit, width, no_color)
+        }
+        Some(JourneyAction::Delete { node, yes }) if !is_note_id(&node) => {
+            archive(&mut memory, &node, yes)
+        }
+        Some(JourneyAction::Edit { node }) if !is_note_id(&node) => edit_skill(&mut memory, &node),
         Some(JourneyAction::Delete { node, yes }) => delete(&mut memory, &node, yes),
         Some(JourneyAction::Edit { node }) => edit(&mut memory, &node),
     }
+}
+
+/// Whether `node` names a note (`memory:…`) rather than a skill.
+fn is_note_id(node: &str) -> bool {
+    node.starts_with("memory:")
+}
+
+/// `mnemo journey delete SKILL`: archives the skill (restorable), asking
+/// first unless `yes`.
+fn archive(memory: &mut Memory<Dir>, name: &str, yes: bool) -> Result<ExitCode> {
+    let (path, _) = run_ready(memory.skill_text(name))??;
+    if !yes && !confirm_delete(&format!("Archive skill {name} ({path})? It can be restored with `mnemo skills restore {name}`.\n[y/N] ")) {
+        return Ok(ExitCode::FAILURE);
+    }
+    let message = run_ready(memory.archive_skill(name))??;
+    out(&format!("{message}\n"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `mnemo journey edit SKILL`: its SKILL.md in `$EDITOR`, saved through
+/// the core (frontmatter checked, scanned).
+fn edit_skill(memory: &mut Memory<Dir>, name: &str) -> Result<ExitCode> {
+    let (_, text) = run_ready(memory.skill_text(name))??;
+    let edited = edit_in_editor(&text)?;
+    if edited == text || edited.trim() == text.trim() {
+        out("no change\n")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let message = run_ready(memory.edit_skill(name, &edited))??;
+    out(&format!("{message}\n"))?;
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `mnemo journey delete NODE`: asks first unless `yes`.

@@ -14,6 +14,7 @@ pub mod scope;
 pub mod search;
 pub mod sectors;
 pub mod sessions;
+pub mod skills;
 pub mod store;
 pub mod tool;
 pub mod transcripts;

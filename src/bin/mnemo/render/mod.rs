@@ -245,18 +245,31 @@ pub fn sectors(report: &Report, style: Style) -> String {
     let title_w = longest.min(style.width.saturating_sub(4 + 18)).max(8);
     for sector in &report.sectors {
         let bar = "█".repeat((sector.count * BAR).div_ceil(max).max(1));
+        let glyphs = if sector.skills > 0 {
+            format!("◆{} ✧{}", sector.count - sector.skills, sector.skills)
+        } else {
+            format!("◆{}", sector.count)
+        };
         let line = format!(
-            "{} {:>4}  {}  ◆{} ⇄{}",
+            "{} {:>4}  {}  {glyphs} ⇄{}",
             style.paint("1;36", &fit(&sector.name, name_w)),
             sector.count,
             style.paint("36", &format!("{bar:<BAR$}")),
-            sector.count,
             sector.links
         );
         out.push_str(&line);
         out.push('\n');
         for e in &sector.entries {
-            let mut row = format!("  ◆ {} →{} ←{}", fit(&e.title, title_w), e.out, e.r#in);
+            let glyph = match e.kind {
+                mnemo::journey::Kind::Note => "◆",
+                mnemo::journey::Kind::Skill => "✧",
+            };
+            let mut row = format!(
+                "  {glyph} {} →{} ←{}",
+                fit(&e.title, title_w),
+                e.out,
+                e.r#in
+            );
             if !e.dangling.is_empty() {
                 row.push(' ');
                 row.push_str(&style.paint("33", &format!("⚑{}", e.dangling.len())));
@@ -270,8 +283,13 @@ pub fn sectors(report: &Report, style: Style) -> String {
         out.push('\n');
     }
     let s = &report.summary;
+    let skills = match s.skills {
+        0 => String::new(),
+        1 => " · 1 skill".to_string(),
+        n => format!(" · {n} skills"),
+    };
     out.push_str(&format!(
-        "{} {} · {} {} · {} note↔note {}\n",
+        "{} {} · {} {}{skills} · {} note↔note {} · {} note↔skill {}\n",
         s.sectors,
         if s.sectors == 1 { "sector" } else { "sectors" },
         s.memories,
@@ -282,6 +300,8 @@ pub fn sectors(report: &Report, style: Style) -> String {
         },
         s.links,
         if s.links == 1 { "link" } else { "links" },
+        s.skill_links,
+        if s.skill_links == 1 { "link" } else { "links" },
     ));
     let share = (s.linked * 100 + s.memories / 2)
         .checked_div(s.memories)
@@ -346,8 +366,12 @@ pub fn journey(journey: &Journey, style: Style) -> String {
         } else {
             format!("{:<title_w$}", n.title)
         };
+        let glyph = match n.kind {
+            mnemo::journey::Kind::Note => "◆",
+            mnemo::journey::Kind::Skill => "✧",
+        };
         let mut row = format!(
-            "  {t}  ◆ {title}  {}  →{} ←{}",
+            "  {t}  {glyph} {title}  {}  →{} ←{}",
             style.paint("36", &format!("{:<12}", n.sector)),
             n.out.len(),
             n.r#in.len()
@@ -365,10 +389,20 @@ pub fn journey(journey: &Journey, style: Style) -> String {
         out.push_str("(no memories yet)\n");
     } else {
         out.push('\n');
+        let skills = journey
+            .nodes
+            .iter()
+            .filter(|n| n.kind == mnemo::journey::Kind::Skill)
+            .count();
+        let n = |count: usize, one: &str, many: &str| {
+            format!("{count} {}", if count == 1 { one } else { many })
+        };
         out.push_str(&format!(
-            "{} memories · {} links\n",
-            journey.nodes.len(),
-            journey.links
+            "{} · {} · {} · {}\n",
+            n(journey.nodes.len() - skills, "memory", "memories"),
+            n(skills, "skill", "skills"),
+            n(journey.links, "note↔note link", "note↔note links"),
+            n(journey.skill_links, "note↔skill link", "note↔skill links"),
         ));
     }
     out
@@ -417,7 +451,7 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("  ◆ SSH config            →0 ←1\n"), "{text}");
-        assert!(text.contains("2 sectors · 8 memories · 6 note↔note links\n"));
+        assert!(text.contains("2 sectors · 8 memories · 6 note↔note links · 0 note↔skill links\n"));
         assert!(text.contains("6/8 notes are linked to another note (75%)\n"));
         assert!(text.contains("⚑ 1 link points at notes that don't exist yet\n"));
         assert!(!text.contains('\x1b'));
