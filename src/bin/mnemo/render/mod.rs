@@ -434,8 +434,9 @@ mod tests {
     fn node(first_seen: u64, last_changed: u64) -> Node {
         Node {
             id: "memory:memory:0".into(),
+            kind: mnemo::journey::Kind::Note,
             entry_id: "e1".into(),
-            target: Target::Memory,
+            target: Some(Target::Memory),
             index: 0,
             title: "Vector search".into(),
             sector: "retrieval".into(),
