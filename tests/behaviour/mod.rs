@@ -1618,7 +1618,7 @@ pub async fn sectors_follow_tags_links_and_the_rules() {
     let user_note = retrieval
         .entries
         .iter()
-        .find(|e| e.target == Target::User)
+        .find(|e| e.target == Some(Target::User))
         .unwrap();
     // Node ids keep the spec's shape with the stable entry id last.
     let user_id = &m.sidecar().records(Target::User)[1].id;
