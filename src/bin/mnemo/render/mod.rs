@@ -8,6 +8,7 @@
 
 mod activity;
 mod approval;
+pub mod play;
 mod recall;
 
 pub use activity::activity;
