@@ -300,11 +300,25 @@ Show every memory of both stores and every learned skill on a timeline, oldest
 first: when it was first seen and last changed (kept beside the stores, keyed
 by a stable entry id), its sector and its links. `journey list` prints the node
 ids (memory:<store>:<id> for notes, the name for skills) that `journey delete`
-and `journey edit` take.",
+and `journey edit` take.
+
+
+--play replays the build-up as a star map: each sector a region of the screen,
+each memory a star (◆ a note, ✧ a skill) with its title, links as dotted lines,
+one frame per moment something was first learned (the newest highlighted),
+with the date, the counts and a scrubber below. On a terminal it plays full
+screen at --fps frames a second, holds the last frame, then leaves it printed;
+Ctrl-C stops it and puts the terminal back (exit status 130). Piped or
+redirected, it prints the last frame only. The size is the terminal's (80x24
+when not a terminal) unless --width/--height say otherwise. --json wins over
+--play: it prints the payload.",
         after_help = "\
 Examples:
   mnemo journey
   mnemo journey --json > journey.json
+  mnemo journey --play                          # Ctrl-C stops it
+  mnemo journey --play --fps 20 --width 120 --height 40
+  mnemo journey --play --no-color > map.txt     # the last frame, as text
   mnemo journey list
   mnemo journey delete memory:memory:3        # asks first; -y skips the question
   mnemo journey delete deploy-checklist       # a skill: archived, `mnemo skills restore` brings it back
@@ -315,13 +329,23 @@ Examples:
     Journey {
         #[command(subcommand)]
         action: Option<JourneyAction>,
-        /// Print the journey payload as JSON
+        /// Print the journey payload as JSON (also with --play)
         #[arg(long)]
         json: bool,
-        /// Width of the output in columns
-        #[arg(long, default_value_t = 100)]
-        width: usize,
-        /// No ANSI colours
+        /// Animate the build-up as a star map filling in (piped: the last frame)
+        #[arg(long)]
+        play: bool,
+        /// Frames per second of --play: 1 to 60 [default: 8]
+        #[arg(long, value_name = "N", requires = "play",
+              value_parser = clap::value_parser!(u32).range(1..=60))]
+        fps: Option<u32>,
+        /// Width in columns [default: 100; with --play the terminal's, else 80]
+        #[arg(long, value_name = "COLUMNS")]
+        width: Option<usize>,
+        /// Height of --play in lines [default: the terminal's, else 24]
+        #[arg(long, value_name = "LINES", requires = "play")]
+        height: Option<usize>,
+        /// No ANSI colours (also when NO_COLOR is set or stdout is not a terminal)
         #[arg(long)]
         no_color: bool,
     },

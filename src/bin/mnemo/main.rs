@@ -12,6 +12,8 @@
 //!   opening the memory
 //! - [`input`]: arguments from standard input, yes/no questions
 //! - [`render`]: everything drawn for a terminal
+//! - [`terminal`]: the terminal's size, full-screen mode and Ctrl-C, for
+//!   `journey --play`
 //! - [`llm`]: the OpenAI-compatible HTTP client and the chat-completions
 //!   model of `review`
 //! - [`embed`]: the OpenAI-compatible embeddings model of hybrid recall
@@ -24,6 +26,7 @@ mod input;
 mod llm;
 mod paths;
 mod render;
+mod terminal;
 
 use std::io::{self, Write};
 use std::process::ExitCode;
@@ -116,9 +119,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Journey {
             action,
             json,
+            play,
+            fps,
             width,
+            height,
             no_color,
-        } => journey::journey(&paths, action, json, width, no_color),
+        } => journey::journey(
+            &paths,
+            action,
+            json,
+            no_color,
+            journey::Size { width, height },
+            play.then(|| fps.unwrap_or(journey::FPS)),
+        ),
         Command::Sessions(command) => sessions::sessions(&paths, command),
         Command::Skills(command) => skills::skills(&paths, command),
         Command::Scan { file, store, json } => scan::scan(&file, store, json),

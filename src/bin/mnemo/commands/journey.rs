@@ -1,12 +1,16 @@
-//! `mnemo journey`: every memory on a timeline, and deleting or editing a
-//! memory by its node id.
+//! `mnemo journey`: every memory on a timeline, played as a star map
+//! filling in (`--play`), and deleting or editing a memory by its node id.
 //!
 //! Edits and deletions go through the core ([`mnemo::Memory::edit_entry`]),
-//! which scans and checks the new text like any write.
+//! which scans and checks the new text like any write. The frames of
+//! `--play` are drawn by [`render::play`]; this file times them and
+//! [`crate::terminal`] owns the screen and Ctrl-C.
 
+use std::io::{self, IsTerminal};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
-use mnemo::journey::Kind;
+use mnemo::journey::{Journey, Kind};
 use mnemo::storage::run_ready;
 use mnemo::{Error, ErrorKind, Memory, Result, Target};
 
@@ -15,15 +19,40 @@ use crate::paths::Dir;
 use crate::flags::JourneyAction;
 use crate::input::{confirm_delete, edit_in_editor};
 use crate::paths::Paths;
+use crate::render::play::{Frames, Screen, MIN_HEIGHT, MIN_WIDTH};
 use crate::render::{self, out, pretty, use_color, Style};
+use crate::terminal::{self, FullScreen};
 
-/// `mnemo journey [list|delete|edit]`.
+/// Frames a second of `--play` without `--fps`.
+pub const FPS: u32 = 8;
+/// How long `--play` holds its last frame before leaving the full screen
+/// (and printing that frame where the shell goes on).
+const HOLD: Duration = Duration::from_millis(1500);
+/// Longest sleep between two looks for Ctrl-C.
+const TICK: Duration = Duration::from_millis(10);
+/// Width of the timeline without `--width`.
+const TIMELINE_WIDTH: usize = 100;
+/// Size of `--play` when standard output is not a terminal.
+const PIPED_SIZE: (usize, usize) = (80, 24);
+
+/// `--width` and `--height` as given.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Size {
+    /// Columns.
+    pub width: Option<usize>,
+    /// Lines (`--play` only).
+    pub height: Option<usize>,
+}
+
+/// `mnemo journey [list|delete|edit]`; `play` is `--play`'s frames a
+/// second. `--json` wins over `--play`.
 pub fn journey(
     paths: &Paths,
     action: Option<JourneyAction>,
     json: bool,
-    width: usize,
     no_color: bool,
+    size: Size,
+    play: Option<u32>,
 ) -> Result<ExitCode> {
     let (mut memory, _) = paths.open()?;
     match action {
@@ -31,11 +60,13 @@ pub fn journey(
             let journey = memory.journey();
             if json {
                 out(&pretty(&journey)?)?;
+            } else if let Some(fps) = play {
+                return self::play(&journey, fps, size, no_color);
             } else {
                 out(&render::journey(
                     &journey,
                     Style {
-                        width,
+                        width: size.width.unwrap_or(TIMELINE_WIDTH),
                         color: use_color(no_color),
                     },
                 ))?;
@@ -56,7 +87,14 @@ pub fn journey(
         }
         Some(JourneyAction::Sectors { name, json, limit }) => {
             drop(memory);
-            crate::commands::sectors::sectors(paths, name, json, limit, width, no_color)
+            crate::commands::sectors::sectors(
+                paths,
+                name,
+                json,
+                limit,
+                size.width.unwrap_or(80),
+                no_color,
+            )
         }
         Some(JourneyAction::Delete { node, yes }) if !is_note_id(&node) => {
             archive(&mut memory, &node, yes)
@@ -144,4 +182,96 @@ fn node_entry(memory: &Memory<Dir>, node: &str) -> Result<(Target, usize, String
     let (target, index) = memory.node(node)?;
     let entry = memory.store(target).entries()[index].clone();
     Ok((target, index, entry))
+}
+
+/// `mnemo journey --play`: on a terminal, the frames full screen at `fps`,
+/// the last one held and then left printed; 128 + the signal's number
+/// when Ctrl-C (or SIGTERM) stops it. Not on a terminal: the last frame.
+fn play(journey: &Journey, fps: u32, size: Size, no_color: bool) -> Result<ExitCode> {
+    let tty = io::stdout().is_terminal();
+    let (columns, lines) = if tty {
+        terminal::size().unwrap_or(PIPED_SIZE)
+    } else {
+        PIPED_SIZE
+    };
+    let screen = Screen {
+        width: size.width.unwrap_or(columns),
+        height: size.height.unwrap_or(lines),
+        color: use_color(no_color),
+    };
+    if screen.width < MIN_WIDTH || screen.height < MIN_HEIGHT {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            format!(
+                "--play needs at least {MIN_WIDTH} columns and {MIN_HEIGHT} lines, not {}x{} \
+                 (a bigger terminal, or --width and --height)",
+                screen.width, screen.height
+            ),
+        ));
+    }
+    let frames = Frames::new(journey, screen);
+    let last = frames.frame(frames.len() - 1);
+    if !tty {
+        out(&format!("{last}\n"))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    terminal::catch_stop_signals();
+    let interval = Duration::from_secs(1) / fps;
+    let full = FullScreen::enter().map_err(drawing)?;
+    let mut due = Instant::now();
+    for k in 0..frames.len() {
+        full.draw(&frames.frame(k)).map_err(drawing)?;
+        due += if k + 1 == frames.len() {
+            HOLD
+        } else {
+            interval
+        };
+        if let Some(signal) = wait_until(due) {
+            drop(full);
+            return Ok(ExitCode::from(
+                u8::try_from(128 + signal).unwrap_or(u8::MAX),
+            ));
+        }
+    }
+    drop(full);
+    // Left printed where the shell goes on: one line shorter when the
+    // frames filled the terminal, so that its prompt does not scroll the
+    // header away.
+    let printed = if size.height.is_none() && screen.height > MIN_HEIGHT {
+        let shorter = Frames::new(
+            journey,
+            Screen {
+                height: screen.height - 1,
+                ..screen
+            },
+        );
+        shorter.frame(shorter.len() - 1)
+    } else {
+        last
+    };
+    out(&format!("{printed}\n"))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Sleeps until `due`, or returns early with the signal that asked to
+/// stop.
+fn wait_until(due: Instant) -> Option<i32> {
+    loop {
+        if let Some(signal) = terminal::stopped_by() {
+            return Some(signal);
+        }
+        let now = Instant::now();
+        if now >= due {
+            return None;
+        }
+        std::thread::sleep(TICK.min(due - now));
+    }
+}
+
+/// A failed write to the terminal as mnemo's error.
+fn drawing(e: io::Error) -> Error {
+    Error::new(
+        ErrorKind::Storage,
+        format!("cannot draw on the terminal: {e}"),
+    )
 }

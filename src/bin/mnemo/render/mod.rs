@@ -8,6 +8,7 @@
 
 mod activity;
 mod approval;
+pub mod play;
 mod recall;
 
 pub use activity::activity;
@@ -436,7 +437,7 @@ mod tests {
     #[test]
     fn sectors_draws_bars_counts_and_flags() {
         let text = sectors(
-            &report(&graph(), &Sidecar::default(), &Options::default()),
+            &report(&graph(), &Sidecar::default(), &[], &Options::default()),
             Style::default(),
         );
         assert!(
@@ -456,7 +457,7 @@ mod tests {
         assert!(text.contains("⚑ 1 link points at notes that don't exist yet\n"));
         assert!(!text.contains('\x1b'));
         let colored = sectors(
-            &report(&graph(), &Sidecar::default(), &Options::default()),
+            &report(&graph(), &Sidecar::default(), &[], &Options::default()),
             Style {
                 width: 80,
                 color: true,
@@ -468,8 +469,9 @@ mod tests {
     fn node(first_seen: u64, last_changed: u64) -> Node {
         Node {
             id: "memory:memory:0".into(),
+            kind: mnemo::journey::Kind::Note,
             entry_id: "e1".into(),
-            target: Target::Memory,
+            target: Some(Target::Memory),
             index: 0,
             title: "Vector search".into(),
             sector: "retrieval".into(),
@@ -489,6 +491,7 @@ mod tests {
         let empty = Journey {
             nodes: vec![],
             links: 0,
+            skill_links: 0,
         };
         assert_eq!(
             journey(&empty, Style::default()),
@@ -498,6 +501,7 @@ mod tests {
         let one = Journey {
             nodes: vec![node(day + 90_000, 2 * day + 60_000)],
             links: 1,
+            skill_links: 0,
         };
         assert_eq!(
             journey(&one, Style::default()),
