@@ -509,7 +509,7 @@ mod tests {
              1970-01-02\n  \
              00:01  ◆ Vector search  retrieval     →1 ←0 ⚑1  (changed 1970-01-03 00:01)  \
              memory:memory:0\n\n\
-             1 memories · 1 links\n"
+             1 memory · 0 skills · 1 note↔note link · 0 note↔skill links\n"
         );
         let colored = journey(
             &one,
