@@ -340,13 +340,13 @@ Examples:
               value_parser = clap::value_parser!(u32).range(1..=60))]
         fps: Option<u32>,
         /// Width in columns [default: 100; with --play the terminal's, else 80]
-        #[arg(long, value_name = "COLUMNS")]
+        #[arg(long, value_name = "COLUMNS", global = true)]
         width: Option<usize>,
         /// Height of --play in lines [default: the terminal's, else 24]
         #[arg(long, value_name = "LINES", requires = "play")]
         height: Option<usize>,
         /// No ANSI colours (also when NO_COLOR is set or stdout is not a terminal)
-        #[arg(long)]
+        #[arg(long, global = true)]
         no_color: bool,
     },
 
@@ -564,7 +564,6 @@ Examples:
 
     /// Learned skills: list, view, review staged skill writes, restore
     #[command(
-        subcommand,
         long_about = "\
 Learned skills are SKILL.md files (YAML frontmatter: name, description,
 category, tags) under <scope root>/skills/<category>/<name>/, beside the
@@ -584,7 +583,10 @@ Examples:
   mnemo skills restore deploy-checklist
   mnemo skills archive-stale --days 90"
     )]
-    Skills(SkillsCommand),
+    Skills {
+        #[command(subcommand)]
+        command: Option<SkillsCommand>,
+    },
 
     /// Screen a file (or stdin) with the security scanner
     #[command(

@@ -133,7 +133,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
             play.then(|| fps.unwrap_or(journey::FPS)),
         ),
         Command::Sessions(command) => sessions::sessions(&paths, command),
-        Command::Skills(command) => skills::skills(&paths, command),
+        Command::Skills { command } => skills::skills(
+            &paths,
+            command.unwrap_or(flags::SkillsCommand::List { json: false }),
+        ),
         Command::Scan { file, store, json } => scan::scan(&file, store, json),
         Command::Tool { json } => tool::tool(&paths, json),
         Command::Schema => tool::schema(),
