@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what mnemo's build and tests need, only where it is missing:
 # the wasm32 target, wasm-bindgen-cli and wasm-pack (pinned together),
-# Debian's chromium + chromium-driver + clang + llvm, and the npm dev tools.
+# Debian's chromium + chromium-driver + clang + llvm + tmux, and the npm dev tools.
 # Idempotent: on a ready machine it finishes in about a second.
 # Usage: scripts/setup.sh [--no-browser]
 set -euo pipefail
@@ -45,6 +45,8 @@ if [ "$browser" = 1 ]; then
   command -v chromedriver >/dev/null || missing+=(chromium-driver)
   command -v clang >/dev/null || missing+=(clang)
   command -v llvm-ar >/dev/null || missing+=(llvm)
+  # tmux gives `mnemo journey --play`'s test a real terminal.
+  command -v tmux >/dev/null || missing+=(tmux)
   if [ ${#missing[@]} -gt 0 ]; then
     say "installing ${missing[*]} from Debian"
     sudo_=""

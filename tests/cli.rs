@@ -2656,3 +2656,29 @@ fn staged_skill_writes_are_reviewed_by_gist_and_diff() {
     assert_eq!(bad.status.code(), Some(1));
     assert_eq!(json(&text(&bad.stdout))["code"], "invalid-input");
 }
+
+#[test]
+fn sectors_with_notes_and_skills_match_the_golden_file() {
+    let home = Home::new();
+    fs::create_dir_all(home.memories()).unwrap();
+    fs::write(
+        home.memories().join("MEMORY.md"),
+        include_str!("fixtures/sectors.MEMORY.md"),
+    )
+    .unwrap();
+    for (category, name, text) in [
+        ("retrieval", "hnsw-tuning", include_str!("fixtures/skills/hnsw-tuning.SKILL.md")),
+        ("infra", "rotate-deploy-keys", include_str!("fixtures/skills/rotate-deploy-keys.SKILL.md")),
+        ("oncall", "incident-triage", include_str!("fixtures/skills/incident-triage.SKILL.md")),
+    ] {
+        let dir = home.path().join("skills").join(category).join(name);
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join("SKILL.md"), text).unwrap();
+    }
+    let out = home.ok(&["journey", "sectors", "--no-color"]);
+    assert_eq!(out, include_str!("fixtures/sectors-skills.golden.txt"));
+    let report = json(&home.ok(&["sectors", "--json"]));
+    assert_eq!(report["summary"]["skills"], 3);
+    assert_eq!(report["summary"]["skill_links"], 4);
+    assert_eq!(report["summary"]["links"], 8);
+}
