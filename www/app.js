@@ -4,14 +4,16 @@
 // sample notes), the sectors report with the notes' links in both directions,
 // write approval (the pending panel: approve, edit, reject, a badge, the
 // on/off switch), the live stores, the day's activity log with curation,
-// the frozen system prompt, export/import and the tool schema. Plain ES
-// module, no framework, no build step.
+// the frozen system prompt, export/import, the tool schema and the star map
+// (www/starmap.js draws it). Plain ES modules, no framework, no build step.
 //
 // Every call goes through `state.memory`; after each one the live stores are
-// re-read (exportMarkdown + status, then sectors) before the result is shown,
-// so whatever the page displays is consistent with the last call.
+// re-read (exportMarkdown + status, then sectors, journey and the star map)
+// before the result is shown, so whatever the page displays is consistent
+// with the last call.
 
 import { SAMPLE_MEMORY_MD } from "./sample-notes.js";
+import { kindLabel, layout, render, select, showTime } from "./starmap.js";
 
 // mnemo/browser: the wasm is initialised on import, and an OPFS memory runs
 // in a worker the module starts itself.
@@ -61,6 +63,13 @@ const CURATION_METRICS = [
 /** `sectors({limit})` that lists every note (the most the API accepts). */
 const SECTORS_LIMIT = 100_000;
 
+/** The star map's viewBox width and least height (the SVG scales to the panel). */
+const STARMAP_WIDTH = 1000;
+const STARMAP_HEIGHT = 260;
+
+/** Between two steps of the star map's replay, in ms. */
+const STARMAP_TICK = 650;
+
 const state = {
   /** mnemo/browser's exports ({Memory, errorCodes}). */
   mnemo: null,
@@ -91,6 +100,17 @@ const state = {
     open: null,
     /** The list entry to focus when the detail view closes. */
     from: null,
+  },
+  /** The star map: its layout, the time shown, the chosen star and the replay. */
+  starmap: {
+    /** layout() of the last journey() and sectors() answers. */
+    model: null,
+    /** The first_seen time shown, or null for now (new stars show as they are written). */
+    time: null,
+    /** The node id of the chosen star, or null. */
+    selected: null,
+    /** The replay's interval while it plays, else null. */
+    timer: null,
   },
   /** Operations in flight (for aria-busy). */
   busy: 0,
@@ -969,6 +989,7 @@ async function refreshSectors() {
     state.sectors.report = all;
     state.sectors.notes = noteGraph(all, journey, state.liveFiles);
     renderSectors(all, shown);
+    renderStarMap(journey, all);
   }
   state.sectorsSeq += 1;
   $("sectors-output").dataset.seq = String(state.sectorsSeq);
@@ -1189,6 +1210,274 @@ async function onSectorFilter() {
   await busy(refreshSectors);
 }
 
+// ---------------------------------------------------------------- star map
+
+/** The star of the current layout with node id `id`. */
+const starOf = (id) => state.starmap.model?.stars.find((s) => s.id === id) ?? null;
+
+/** A first_seen time as the scrubber shows it; 0 is an entry from before dates were kept. */
+function formatTime(ms) {
+  if (!ms) return "undated";
+  return new Date(ms).toLocaleString("en-GB", {
+    day: "numeric", month: "short", year: "numeric", hour: "2-digit", minute: "2-digit", second: "2-digit",
+  });
+}
+
+/**
+ * Draws the star map of a journey and the whole sectors report (the layout
+ * is starmap.js's; sectors, links and membership are mnemo's), keeps the
+ * time and the chosen star, and marks the stars that are new since the last
+ * drawing so they appear with a flash.
+ */
+function renderStarMap(journey, report) {
+  const map = state.starmap;
+  const svg = $("starmap-svg");
+  const before = map.model ? new Set(map.model.stars.map((s) => s.id)) : null;
+  try {
+    map.model = layout(journey, report, { width: STARMAP_WIDTH, height: STARMAP_HEIGHT });
+    render(svg, map.model);
+  } catch (e) {
+    showError($("starmap-info"), e);
+    return;
+  }
+  const empty = map.model.stars.length === 0;
+  svg.toggleAttribute("hidden", empty); // (an SVG element has no `hidden` property)
+  $("starmap-empty").hidden = !empty;
+  if (before) {
+    for (const g of svg.querySelectorAll(".starmap-star")) {
+      if (!before.has(g.dataset.node)) g.classList.add("is-appearing");
+    }
+  }
+  if (!starOf(map.selected)) map.selected = null;
+  if (empty) stopReplay();
+  syncScrubber();
+  $("starmap").dataset.seq = String(Number($("starmap").dataset.seq) + 1);
+}
+
+/** The timeline step shown: the last one at or before the chosen time (the last one when live). */
+function stepShown() {
+  const { model, time } = state.starmap;
+  const last = model.steps.length - 1;
+  if (time === null) return Math.max(0, last);
+  let i = 0;
+  while (i < last && model.steps[i + 1] <= time) i += 1;
+  return i;
+}
+
+/** Sets the scrubber to the layout's timeline and shows the step it points at. */
+function syncScrubber() {
+  const steps = state.starmap.model.steps;
+  const range = $("starmap-time");
+  range.max = String(Math.max(0, steps.length - 1));
+  range.value = String(stepShown());
+  range.disabled = steps.length < 2;
+  $("starmap-play").disabled = steps.length < 2;
+  showStep(stepShown());
+}
+
+/** Goes to step `i` of the timeline (the last step is "now": later writes show as they come). */
+function goToStep(i) {
+  const steps = state.starmap.model.steps;
+  state.starmap.time = i >= steps.length - 1 ? null : steps[i];
+  $("starmap-time").value = String(i);
+  showStep(i);
+}
+
+/** Shows the stars and links of step `i`, and says when that was and how much there was. */
+function showStep(i) {
+  const map = state.starmap;
+  const { model } = map;
+  const svg = $("starmap-svg");
+  const time = model.steps.length === 0 ? Infinity : model.steps[i];
+  const shown = showTime(svg, model, time);
+  if (map.selected && Number(svg.querySelector(`.starmap-star[data-node="${CSS.escape(map.selected)}"]`)?.dataset.time) > time) {
+    map.selected = null;
+  }
+  select(svg, model, map.selected);
+  renderStarInfo();
+  svg.dataset.step = String(i);
+  const range = $("starmap-time");
+  if (model.steps.length === 0) {
+    $("starmap-date").textContent = "";
+    range.removeAttribute("aria-valuetext");
+    return;
+  }
+  const links = Number(svg.dataset.links);
+  const when = formatTime(model.steps[i]);
+  $("starmap-date").textContent =
+    `${when} · step ${i + 1} of ${model.steps.length} · ${shown} of ${plural(model.stars.length, "star", "stars")}, ` +
+    `${plural(links, "link", "links")}`;
+  range.setAttribute("aria-valuetext", `${when}: ${plural(shown, "star", "stars")}`);
+}
+
+function onScrub() {
+  stopReplay();
+  goToStep(Number($("starmap-time").value));
+}
+
+/** Play replays the timeline from its start (or from the step shown), one step a tick; Pause stops. */
+function toggleReplay() {
+  const map = state.starmap;
+  if (map.timer !== null) {
+    stopReplay();
+    return;
+  }
+  if (map.model.steps.length < 2) return;
+  if (stepShown() >= map.model.steps.length - 1) goToStep(0);
+  map.timer = setInterval(() => {
+    const last = map.model.steps.length - 1;
+    const next = Math.min(stepShown() + 1, last);
+    goToStep(next);
+    if (next >= last) stopReplay();
+  }, STARMAP_TICK);
+  const button = $("starmap-play");
+  button.textContent = "⏸ Pause";
+  button.dataset.playing = "true";
+}
+
+function stopReplay() {
+  const map = state.starmap;
+  if (map.timer !== null) clearInterval(map.timer);
+  map.timer = null;
+  const button = $("starmap-play");
+  button.textContent = "▶ Play";
+  button.dataset.playing = "false";
+}
+
+/** Chooses a star (its neighbours light up), or none; choosing the chosen one again lets it go. */
+function chooseStar(id) {
+  const map = state.starmap;
+  map.selected = id !== null && id === map.selected ? null : id;
+  select($("starmap-svg"), map.model, map.selected);
+  renderStarInfo();
+}
+
+/** Says what the chosen star links to and is linked from, with a way to open a note in Sectors. */
+function renderStarInfo() {
+  const info = $("starmap-info");
+  const star = starOf(state.starmap.selected);
+  info.classList.remove("error");
+  delete info.dataset.code;
+  if (!star) {
+    info.dataset.node = "";
+    info.replaceChildren(span("field-hint", state.starmap.model?.stars.length
+      ? "Choose a star to light up its links: → the notes it links to, ← the notes that link to it."
+      : ""));
+    return;
+  }
+  info.dataset.node = star.id;
+  const title = document.createElement("strong");
+  title.textContent = star.node.title || "(untitled)";
+  const head = document.createElement("p");
+  head.append(title, ` · ${kindLabel(star)} · sector ${star.sector}`);
+  if (star.node.pinned) head.append(" · pinned");
+  if (star.node.blocked) head.append(" · blocked by the security scanner");
+  const titles = (ids) => ids.map((id) => starOf(id)?.node.title || id).join(", ");
+  const line = (className, label, ids) => {
+    const p = document.createElement("p");
+    p.className = className;
+    p.textContent = `${label} ${ids.length ? titles(ids) : "none"}`;
+    return p;
+  };
+  const lines = [head, line("starmap-out", "→ links to:", star.out), line("starmap-in", "← linked from:", star.in)];
+  const dangling = star.node.dangling ?? [];
+  if (dangling.length) {
+    const p = document.createElement("p");
+    p.className = "flag";
+    p.textContent = `⚑ links to notes that don't exist yet: ${dangling.join(", ")}`;
+    lines.push(p);
+  }
+  if (state.sectors.notes.has(star.id)) {
+    const actions = document.createElement("div");
+    actions.className = "actions";
+    actions.append(smallButton("Open in Sectors", `Open ${star.node.title} in the sectors panel`, () => {
+      $("sectors").scrollIntoView({ block: "start" });
+      openNote(star.id);
+    }));
+    lines.push(actions);
+  }
+  info.replaceChildren(...lines);
+}
+
+/** Shows the hover/focus card of star element `g`, above it. */
+function showStarTip(g) {
+  const star = starOf(g.dataset.node);
+  if (!star) return;
+  const tip = $("starmap-tip");
+  const title = document.createElement("strong");
+  title.textContent = star.node.title || "(untitled)";
+  const lines = [
+    `${kindLabel(star)} · sector ${star.sector}`,
+    `→${star.out.length} out · ←${star.in.length} in`,
+    `first seen ${formatTime(star.time)}`,
+  ];
+  if (star.node.description) lines.splice(1, 0, star.node.description);
+  if ((star.node.dangling ?? []).length) lines.push(`⚑ ${star.node.dangling.length} to notes not written yet`);
+  if (star.node.pinned) lines.push("pinned");
+  if (star.node.blocked) lines.push("blocked: its title is hidden");
+  tip.replaceChildren(title, ...lines.map((text) => span("starmap-tip-line", text)));
+  tip.dataset.node = star.id;
+  tip.hidden = false;
+  const frame = $("starmap-frame").getBoundingClientRect();
+  const body = g.querySelector(".starmap-body").getBoundingClientRect();
+  const half = tip.offsetWidth / 2;
+  const x = body.left + body.width / 2 - frame.left;
+  tip.style.left = `${Math.min(Math.max(x, half + 4), frame.width - half - 4)}px`;
+  tip.style.top = `${body.top - frame.top}px`;
+}
+
+function hideStarTip() {
+  $("starmap-tip").hidden = true;
+  delete $("starmap-tip").dataset.node;
+}
+
+/** The stars shown now, in drawing order (sector by sector, oldest first). */
+const visibleStars = () => [...$("starmap-svg").querySelectorAll(".starmap-star:not([display])")];
+
+/** Keys on a star: Enter or Space choose it, Escape lets go, arrows and Home/End move between stars. */
+function onStarKey(ev) {
+  const g = ev.target.closest(".starmap-star");
+  if (ev.key === "Escape") {
+    ev.preventDefault();
+    chooseStar(null);
+    return;
+  }
+  if (!g) return;
+  if (ev.key === "Enter" || ev.key === " ") {
+    ev.preventDefault();
+    chooseStar(g.dataset.node);
+    return;
+  }
+  const stars = visibleStars();
+  const at = stars.indexOf(g);
+  const to = { ArrowRight: at + 1, ArrowDown: at + 1, ArrowLeft: at - 1, ArrowUp: at - 1, Home: 0, End: stars.length - 1 }[ev.key];
+  if (to === undefined) return;
+  ev.preventDefault();
+  stars[Math.min(Math.max(to, 0), stars.length - 1)]?.focus();
+}
+
+function wireStarMap() {
+  const svg = $("starmap-svg");
+  svg.addEventListener("click", (ev) => chooseStar(ev.target.closest(".starmap-star")?.dataset.node ?? null));
+  svg.addEventListener("keydown", onStarKey);
+  svg.addEventListener("pointerover", (ev) => {
+    const g = ev.target.closest(".starmap-star");
+    if (g) showStarTip(g);
+  });
+  svg.addEventListener("pointerout", (ev) => {
+    const g = ev.target.closest(".starmap-star");
+    if (g && !g.contains(ev.relatedTarget) && document.activeElement !== g) hideStarTip();
+  });
+  svg.addEventListener("focusin", (ev) => {
+    const g = ev.target.closest(".starmap-star");
+    if (g) showStarTip(g);
+  });
+  svg.addEventListener("focusout", hideStarTip);
+  svg.addEventListener("animationend", (ev) => ev.target.closest(".starmap-star")?.classList.remove("is-appearing"));
+  $("starmap-time").addEventListener("input", onScrub);
+  $("starmap-play").addEventListener("click", toggleReplay);
+}
+
 // ---------------------------------------------------------------- frozen prompt
 
 function showPrompt(prompt) {
@@ -1393,6 +1682,7 @@ function wireEvents() {
   $("approve-all").addEventListener("click", () => approveStaged("all"));
   $("reject-all").addEventListener("click", () => rejectStaged("all"));
   $("curate").addEventListener("click", onCurate);
+  wireStarMap();
 }
 
 async function loadMnemo() {
