@@ -14,19 +14,20 @@ mkdir -p "$out"
 cargo build --quiet --release --target wasm32-wasip2 --no-default-features --features component
 cp "${CARGO_TARGET_DIR:-target}/wasm32-wasip2/release/mnemo.wasm" "$out/mnemo.wasip2.wasm"
 # A separate target dir keeps this core build from displacing the npm
-# package's wasm32-unknown-unknown build.
-CARGO_TARGET_DIR=target/component-core cargo build --quiet --release \
+# package's wasm32-unknown-unknown build (beside CARGO_TARGET_DIR when set).
+core="${CARGO_TARGET_DIR:-target}/component-core"
+CARGO_TARGET_DIR="$core" cargo build --quiet --release \
   --target wasm32-unknown-unknown --no-default-features --features component
-node_modules/.bin/jco new target/component-core/wasm32-unknown-unknown/release/mnemo.wasm \
+node_modules/.bin/jco new "$core/wasm32-unknown-unknown/release/mnemo.wasm" \
   -o "$out/mnemo.wasm" >/dev/null
 rm -rf "$out/js"
 node_modules/.bin/jco transpile "$out/mnemo.wasm" -o "$out/js" --instantiation async \
   --name mnemo --quiet >/dev/null
 # The second world shares the core build's dependencies (only mnemo itself
 # is compiled again).
-CARGO_TARGET_DIR=target/component-core cargo build --quiet --release \
+CARGO_TARGET_DIR="$core" cargo build --quiet --release \
   --target wasm32-unknown-unknown --no-default-features --features component-review
-node_modules/.bin/jco new target/component-core/wasm32-unknown-unknown/release/mnemo.wasm \
+node_modules/.bin/jco new "$core/wasm32-unknown-unknown/release/mnemo.wasm" \
   -o "$out/mnemo-review.wasm" >/dev/null
 rm -rf "$out/review-js"
 node_modules/.bin/jco transpile "$out/mnemo-review.wasm" -o "$out/review-js" \

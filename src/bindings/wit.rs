@@ -29,12 +29,13 @@ wit_bindgen::generate!({
 use exports::mnemo::memory::api::{Guest, GuestMemory, Memory as MemoryHandle};
 use mnemo::memory::host_storage;
 use mnemo::memory::types::{
-    Action, ActivityRecord, ApprovalStatus, ApproveReport, Category, Error, ErrorCode,
-    HistoryCause, HistoryItem, Journey, JourneyNode, MarkdownFiles, Marked, NotApplied, Operation,
-    Origin, RecallHit, RecallOptions, RejectReport, RememberOptions as WitRememberOptions,
-    ScanFinding, ScanVerdict, ScoreParts, SearchHit, Sector, SectorEntry, SectorsReport,
-    SectorsSummary, StagedOp, StagedState, StagedWrite, Status, StoreStatus, Target,
-    TitleCollision, ToolCall, ToolResult,
+    Action, ActivityRecord, ApprovalStatus, ApproveReport, ArchivedSkill, Category, Error,
+    ErrorCode, HistoryCause, HistoryItem, Journey, JourneyNode, MarkdownFiles, Marked, NodeKind,
+    NotApplied, Operation, Origin, RecallHit, RecallOptions, RejectReport,
+    RememberOptions as WitRememberOptions, ScanFinding, ScanVerdict, ScoreParts, SearchHit, Sector,
+    SectorEntry, SectorsReport, SectorsSummary, SkillAction, SkillInfo, SkillsApproveReport,
+    StagedOp, StagedSkill, StagedState, StagedWrite, Status, StoreStatus, Target, TitleCollision,
+    ToolCall, ToolResult,
 };
 
 /// The host's storage, through the `host-storage` import.
@@ -215,16 +216,28 @@ fn approval_out(a: crate::approval::ApprovalStatus) -> ApprovalStatus {
     }
 }
 
+fn origin_out(o: crate::approval::Origin) -> Origin {
+    use crate::approval::Origin as O;
+    match o {
+        O::Foreground => Origin::Foreground,
+        O::Review => Origin::Review,
+        O::Curation => Origin::Curation,
+        O::Import => Origin::Import,
+    }
+}
+
+fn state_out(s: crate::approval::State) -> StagedState {
+    use crate::approval::State;
+    match s {
+        State::Pending => StagedState::Pending,
+        State::NeedsReview => StagedState::NeedsReview,
+    }
+}
+
 fn staged_out(s: crate::approval::Staged) -> StagedWrite {
-    use crate::approval::{Origin as O, State};
     StagedWrite {
         id: s.id,
-        origin: match s.origin {
-            O::Foreground => Origin::Foreground,
-            O::Review => Origin::Review,
-            O::Curation => Origin::Curation,
-            O::Import => Origin::Import,
-        },
+        origin: origin_out(s.origin),
         agent: s.agent,
         created: s.created,
         summary: s.summary,
@@ -243,10 +256,7 @@ fn staged_out(s: crate::approval::Staged) -> StagedWrite {
             })
             .collect(),
         batch: s.batch,
-        state: match s.state {
-            State::Pending => StagedState::Pending,
-            State::NeedsReview => StagedState::NeedsReview,
-        },
+        state: state_out(s.state),
         reason: s.reason,
     }
 }
@@ -593,6 +603,94 @@ impl GuestMemory for WitMemory {
         let report = run(self.inner.borrow_mut().stop(None)).map_err(error)?;
         Ok(report.map(|r| serde_json::to_string(&r).unwrap_or_default()))
     }
+
+    fn skill_tool(&self, args_json: String) -> String {
+        let answer = serde_json::from_str::<Value>(&args_json)
+            .map_err(|e| {
+                CoreError::new(
+                    ErrorKind::InvalidInput,
+                    format!("the skill tool arguments are not valid JSON ({e})"),
+                )
+            })
+            .and_then(|args| run_ready(self.inner.borrow_mut().skill_tool(&args)));
+        let answer = answer.unwrap_or_else(
+            |e| serde_json::json!({"success": false, "error": e.message(), "code": e.kind()}),
+        );
+        serde_json::to_string(&answer).unwrap_or_default()
+    }
+
+    fn skills(&self) -> Result<Vec<SkillInfo>, Error> {
+        let listed = run(self.inner.borrow_mut().skills()).map_err(error)?;
+        Ok(listed.into_iter().map(skill_out).collect())
+    }
+
+    fn skill_used(&self, name: String) -> Result<(), Error> {
+        run(self.inner.borrow_mut().skill_used(&name)).map_err(error)
+    }
+
+    fn pending_skills(&self) -> Result<Vec<StagedSkill>, Error> {
+        let items = run(self.inner.borrow_mut().pending_skills()).map_err(error)?;
+        Ok(items.into_iter().map(staged_skill_out).collect())
+    }
+
+    fn skill_diff(&self, id: String) -> Result<String, Error> {
+        run(self.inner.borrow_mut().skill_diff(&id)).map_err(error)
+    }
+
+    fn approve_skill(&self, id: String) -> Result<SkillsApproveReport, Error> {
+        let which = crate::approval::Which::parse(&id).map_err(error)?;
+        let r = run(self.inner.borrow_mut().approve_skill(&which)).map_err(error)?;
+        Ok(SkillsApproveReport {
+            applied: r.applied,
+            // Only writes whose files changed are kept (see `approve_skill`).
+            failed: r
+                .not_applied
+                .into_iter()
+                .map(|(id, reason)| NotApplied {
+                    id,
+                    reason,
+                    code: ErrorCode::NoMatch,
+                })
+                .collect(),
+        })
+    }
+
+    fn reject_skill(&self, id: String) -> Result<Vec<String>, Error> {
+        let which = crate::approval::Which::parse(&id).map_err(error)?;
+        run(self.inner.borrow_mut().reject_skill(&which)).map_err(error)
+    }
+
+    fn set_skill_approval(&self, on: bool) -> Result<bool, Error> {
+        run(self.inner.borrow_mut().set_skill_approval(on)).map_err(error)
+    }
+
+    fn archive_skill(&self, name: String) -> Result<String, Error> {
+        run(self.inner.borrow_mut().archive_skill(&name)).map_err(error)
+    }
+
+    fn archived_skills(&self) -> Result<Vec<ArchivedSkill>, Error> {
+        let items = run(self.inner.borrow_mut().archived_skills()).map_err(error)?;
+        Ok(items
+            .into_iter()
+            .map(|a| ArchivedSkill {
+                name: a.name,
+                category: a.category,
+                archived: a.archived,
+            })
+            .collect())
+    }
+
+    fn restore_skill(&self, name: String) -> Result<String, Error> {
+        run(self.inner.borrow_mut().restore_skill(&name)).map_err(error)
+    }
+
+    fn pin_skill(&self, name: String, pinned: bool) -> Result<(), Error> {
+        run(self.inner.borrow_mut().pin_skill(&name, pinned)).map_err(error)
+    }
+
+    fn archive_stale_skills(&self, days: u64) -> Result<Vec<String>, Error> {
+        run(self.inner.borrow_mut().archive_stale_skills(days)).map_err(error)
+    }
 }
 
 fn record_out(r: crate::activity::Record) -> ActivityRecord {
@@ -731,10 +829,63 @@ impl exports::mnemo::memory::review::Guest for Component {
     }
 }
 
+fn kind_out(k: crate::journey::Kind) -> NodeKind {
+    match k {
+        crate::journey::Kind::Note => NodeKind::Note,
+        crate::journey::Kind::Skill => NodeKind::Skill,
+    }
+}
+
+fn skill_out(s: crate::skills::Listed) -> SkillInfo {
+    SkillInfo {
+        name: s.name,
+        category: s.category,
+        description: s.description,
+        tags: s.tags,
+        files: s.files,
+        created: s.usage.created,
+        changed: s.usage.changed,
+        views: s.usage.views,
+        uses: s.usage.uses,
+        patches: s.usage.patches,
+        last_used: s.usage.last_used,
+        pinned: s.usage.pinned,
+        agent: s.usage.agent,
+        blocked: s.blocked,
+        problem: s.problem,
+    }
+}
+
+fn staged_skill_out(s: crate::skills::Staged) -> StagedSkill {
+    use crate::skills::Action as A;
+    StagedSkill {
+        id: s.id,
+        created: s.created,
+        agent: s.agent,
+        origin: origin_out(s.origin),
+        state: state_out(s.state),
+        reason: s.reason,
+        gist: s.gist,
+        action: match s.plan.action {
+            A::Create => SkillAction::Create,
+            A::Edit => SkillAction::Edit,
+            A::Patch => SkillAction::Patch,
+            A::WriteFile => SkillAction::WriteFile,
+            A::RemoveFile => SkillAction::RemoveFile,
+            A::Delete => SkillAction::Delete,
+        },
+        name: s.plan.name,
+        category: s.plan.category,
+        paths: s.plan.changes.into_iter().map(|c| c.path).collect(),
+        findings: s.plan.findings,
+    }
+}
+
 fn sectors_out(r: crate::sectors::Report) -> SectorsReport {
     let entry = |e: crate::sectors::Entry| SectorEntry {
         node: e.node,
-        target: target_out(e.target),
+        kind: kind_out(e.kind),
+        target: e.target.map(target_out),
         index: count(e.index),
         title: e.title,
         out: count(e.out),
@@ -750,6 +901,7 @@ fn sectors_out(r: crate::sectors::Report) -> SectorsReport {
             .map(|s| Sector {
                 name: s.name,
                 count: count(s.count),
+                skills: count(s.skills),
                 links: count(s.links),
                 entries: s.entries.into_iter().map(entry).collect(),
                 more: count(s.more),
@@ -758,7 +910,9 @@ fn sectors_out(r: crate::sectors::Report) -> SectorsReport {
         summary: SectorsSummary {
             sectors: count(r.summary.sectors),
             memories: count(r.summary.memories),
+            skills: count(r.summary.skills),
             links: count(r.summary.links),
+            skill_links: count(r.summary.skill_links),
             linked: count(r.summary.linked),
             dangling: count(r.summary.dangling),
             collisions: r
@@ -781,8 +935,9 @@ fn journey_out(j: crate::journey::Journey) -> Journey {
             .into_iter()
             .map(|n| JourneyNode {
                 id: n.id,
+                kind: kind_out(n.kind),
                 entry_id: n.entry_id,
-                target: target_out(n.target),
+                target: n.target.map(target_out),
                 index: count(n.index),
                 title: n.title,
                 sector: n.sector,
@@ -797,6 +952,7 @@ fn journey_out(j: crate::journey::Journey) -> Journey {
             })
             .collect(),
         links: count(j.links),
+        skill_links: count(j.skill_links),
     }
 }
 
@@ -847,6 +1003,10 @@ impl Guest for Component {
 
     fn tool_schema() -> String {
         crate::tool::tool_schema().to_string()
+    }
+
+    fn skill_tool_schema() -> String {
+        crate::skills::tool_schema().to_string()
     }
 }
 

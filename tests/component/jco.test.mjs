@@ -309,3 +309,75 @@ test("the activity log and curation through the component", async () => {
   // curation.auto defaults to on_stop: stop() curates (without a model here).
   assert.equal(JSON.parse(plain.memory.stop()).extraction.status, "skipped");
 });
+
+const DEPLOY = "---\nname: deploy-checklist\ndescription: Ship a release without surprises\ncategory: devops\n---\n# Deploy\n1. Run the tests.\n2. Tag the release.\nSee [[Release notes]].\n";
+
+test("skills through the component: create, view, the journey, archive and restore", async () => {
+  const blobs = new Map();
+  const { api, memory } = await open(blobs);
+  const skill = (args) => JSON.parse(memory.skillTool(typeof args === "string" ? args : JSON.stringify(args)));
+  assert.equal(memory.tool(write("add", "memory", "# Release notes #devops\nWhat shipped; follow [[deploy-checklist]]")).success, true);
+  const created = skill({ action: "create", name: "deploy-checklist", content: DEPLOY });
+  assert.equal(created.success, true, JSON.stringify(created));
+  const path = "skills/devops/deploy-checklist/SKILL.md";
+  assert.equal(text(blobs.get(path)), DEPLOY);
+  assert.equal(skill({ action: "view", name: "deploy-checklist" }).content, DEPLOY);
+  const [info] = memory.skills();
+  assert.deepEqual([info.name, info.category, info.views, info.lastUsed > 0n], ["deploy-checklist", "devops", 1n, true]);
+  memory.skillUsed("deploy-checklist");
+  assert.equal(memory.skills()[0].uses, 1n);
+
+  const journey = memory.journey();
+  assert.deepEqual(journey.nodes.map((n) => [n.kind, n.target]), [["note", "memory"], ["skill", undefined]]);
+  assert.equal(journey.nodes[1].id, "deploy-checklist");
+  assert.equal(journey.skillLinks, 2);
+  const sectors = memory.sectors(undefined, undefined);
+  assert.deepEqual([sectors.summary.memories, sectors.summary.skills, sectors.summary.skillLinks], [1, 1, 2]);
+  const devops = sectors.sectors.find((s) => s.name === "devops");
+  assert.equal(devops.skills, 1);
+  assert.equal(devops.entries.find((e) => e.kind === "skill").target, undefined);
+
+  assert.equal(skill({ action: "delete", name: "deploy-checklist" }).success, true);
+  assert.equal(blobs.get(path), undefined);
+  assert.deepEqual(memory.skills(), []);
+  assert.deepEqual(memory.archivedSkills().map((a) => a.name), ["deploy-checklist"]);
+  assert.equal(memory.restoreSkill("deploy-checklist"), "restored skill 'deploy-checklist' to devops");
+  assert.equal(text(blobs.get(path)), DEPLOY);
+  assert.throws(() => memory.restoreSkill("deploy-checklist"), (e) => e.payload.code === "invalid-input");
+  assert.throws(() => memory.pinSkill("nope", true), (e) => e.payload.code === "no-match");
+  assert.equal(JSON.parse(api.skillToolSchema()).name, "skill");
+
+  // Hostile arguments answer success: false and change nothing.
+  const before = new Map(blobs);
+  for (const args of [
+    "{nope",
+    "[]",
+    { action: "create", name: "../../MEMORY", content: DEPLOY },
+    { action: "write_file", name: "deploy-checklist", file_path: "../../MEMORY.md", file_content: "pwned" },
+    { action: "view", name: "deploy-checklist", file_path: "/etc/passwd" },
+  ]) {
+    const answer = skill(args);
+    assert.equal(answer.success, false, JSON.stringify(args));
+    assert.ok(answer.error && answer.code, JSON.stringify(answer));
+  }
+  assert.deepEqual(blobs, before);
+});
+
+test("staged skill writes through the component: pending, diff, approve, reject", async () => {
+  const blobs = new Map();
+  const { memory } = await open(blobs, JSON.stringify({ skills: { write_approval: true } }));
+  const skill = (args) => JSON.parse(memory.skillTool(JSON.stringify(args)));
+  const staged = skill({ action: "create", name: "deploy-checklist", content: DEPLOY });
+  assert.deepEqual([staged.staged, staged.pending_id], [true, "k1"]);
+  const [p] = memory.pendingSkills();
+  assert.deepEqual([p.id, p.action, p.name, p.origin, p.state], ["k1", "create", "deploy-checklist", "foreground", "pending"]);
+  assert.deepEqual(p.paths, ["skills/devops/deploy-checklist/SKILL.md"]);
+  assert.match(memory.skillDiff("k1"), /\+\+\+ b\/skills\/devops\/deploy-checklist\/SKILL\.md/);
+  assert.deepEqual(memory.approveSkill("k1").applied, ["💾 Skill 'deploy-checklist' created (k1)"]);
+  assert.equal(text(blobs.get("skills/devops/deploy-checklist/SKILL.md")), DEPLOY);
+  assert.equal(skill({ action: "delete", name: "deploy-checklist" }).pending_id, "k2");
+  assert.deepEqual(memory.rejectSkill("all"), ["k2"]);
+  assert.throws(() => memory.skillDiff("k2"), (e) => e.payload.code === "no-match");
+  assert.equal(memory.setSkillApproval(false), false);
+  assert.equal(memory.archiveSkill("deploy-checklist").startsWith("archived skill"), true);
+});
