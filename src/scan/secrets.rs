@@ -2610,7 +2610,7 @@ mod tests {
             // A shared machine can stall one measurement: a real blow-up
             // fails every attempt, noise does not.
             let (mut s, mut l, mut ratio) = (Duration::ZERO, Duration::ZERO, f64::MAX);
-            for _ in 0..3 {
+            for _ in 0..8 {
                 (s, l) = (cost(&small), cost(&large));
                 // A floor under the small time keeps timer noise out of
                 // the ratio.
