@@ -2667,9 +2667,21 @@ fn sectors_with_notes_and_skills_match_the_golden_file() {
     )
     .unwrap();
     for (category, name, text) in [
-        ("retrieval", "hnsw-tuning", include_str!("fixtures/skills/hnsw-tuning.SKILL.md")),
-        ("infra", "rotate-deploy-keys", include_str!("fixtures/skills/rotate-deploy-keys.SKILL.md")),
-        ("oncall", "incident-triage", include_str!("fixtures/skills/incident-triage.SKILL.md")),
+        (
+            "retrieval",
+            "hnsw-tuning",
+            include_str!("fixtures/skills/hnsw-tuning.SKILL.md"),
+        ),
+        (
+            "infra",
+            "rotate-deploy-keys",
+            include_str!("fixtures/skills/rotate-deploy-keys.SKILL.md"),
+        ),
+        (
+            "oncall",
+            "incident-triage",
+            include_str!("fixtures/skills/incident-triage.SKILL.md"),
+        ),
     ] {
         let dir = home.path().join("skills").join(category).join(name);
         fs::create_dir_all(&dir).unwrap();

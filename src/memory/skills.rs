@@ -51,7 +51,14 @@ impl<S: Storage> Memory<S> {
     /// the lock or accepts a racing writer's half-made folder).
     pub(crate) async fn load_skills(&mut self) -> Result<()> {
         let names = self.storage.list_under(skills::DIR).await?;
-        let meta = Meta::parse(self.storage.read(skills::META_BLOB).await?.as_deref());
+        let mut meta = Meta::parse(self.storage.read(skills::META_BLOB).await?.as_deref());
+        let before = meta.clone();
+        if meta.rules != crate::scan::RULES_VERSION {
+            // Verdicts of other rules are not these rules' verdicts.
+            meta.rules = crate::scan::RULES_VERSION;
+            meta.clean.clear();
+        }
+        let mut digests = std::collections::BTreeSet::new();
         let mut list = Vec::new();
         for ((category, name), files) in skills::folders(&names) {
             if !files.iter().any(|f| f == SKILL_FILE) {
@@ -63,7 +70,24 @@ impl<S: Storage> Memory<S> {
             };
             let others: Vec<String> = files.into_iter().filter(|f| f != SKILL_FILE).collect();
             list.push(match text_of(&path, bytes) {
-                Ok(text) => read_skill(category, name, others, text, &meta),
+                Ok(text) => {
+                    let digest = skills::digest(&text);
+                    let mut skill = read_skill(category, name, others, text);
+                    if !meta.clean.contains(&digest) {
+                        let blocked = crate::scan::scan(&skill.text).blocked;
+                        if !blocked {
+                            meta.clean.insert(digest.clone());
+                        }
+                        let vouched = meta
+                            .skills
+                            .get(&skill.name)
+                            .and_then(|u| u.vouched.as_deref())
+                            == Some(digest.as_str());
+                        skill.blocked = blocked && !vouched;
+                    }
+                    digests.insert(digest);
+                    skill
+                }
                 Err(e) => Skill {
                     name: name.clone(),
                     category,
@@ -76,26 +100,19 @@ impl<S: Storage> Memory<S> {
                 },
             });
         }
-        // A skill placed by hand is dated when mnemo first sees it (one
-        // write per such change, as the notes' sidecar does).
-        let mut meta = meta;
+        meta.clean.retain(|d| digests.contains(d));
+        // A skill placed by hand is dated when mnemo first sees it.
         let now = self.storage.now_ms();
-        let mut seen = false;
         for s in &list {
-            if !meta.skills.contains_key(&s.name) {
-                meta.skills.insert(
-                    s.name.clone(),
-                    Usage {
-                        created: now,
-                        changed: now,
-                        ..Usage::default()
-                    },
-                );
-                seen = true;
-            }
+            meta.skills.entry(s.name.clone()).or_insert(Usage {
+                created: now,
+                changed: now,
+                ..Usage::default()
+            });
         }
-        if seen {
-            // Dates are worth a write, not a failed read.
+        if meta != before {
+            // Dates and verdicts are worth a write, not a failed read: a
+            // storage that refuses it only dates and scans again next time.
             let _ = self
                 .storage
                 .write(skills::META_BLOB, &meta.to_bytes())
@@ -666,10 +683,16 @@ impl<S: Storage> Memory<S> {
             .iter()
             .filter(|c| !c.path.starts_with(skills::ARCHIVE))
             .find(|c| c.path.ends_with(&format!("/{SKILL_FILE}")) && c.after.is_some());
+        let main_text = main.and_then(|c| c.after.as_deref());
         if vouch {
-            if let Some(text) = main.and_then(|c| c.after.as_deref()) {
+            if let Some(text) = main_text {
                 usage.vouched = Some(skills::digest(text));
             }
+        }
+        // The plan scanned the new text: the next load need not.
+        if let (Some(text), true) = (main_text, plan.findings.is_empty()) {
+            meta.rules = crate::scan::RULES_VERSION;
+            meta.clean.insert(skills::digest(text));
         }
         changes.push(Change::write(skills::META_BLOB, &meta.to_bytes()));
         self.storage.commit(&changes).await?;
@@ -1089,14 +1112,8 @@ fn failure(e: &Error) -> Value {
     json!({"success": false, "error": e.message(), "code": e.kind()})
 }
 
-/// A skill read from its `SKILL.md`.
-fn read_skill(
-    category: String,
-    name: String,
-    files: Vec<String>,
-    text: String,
-    meta: &Meta,
-) -> Skill {
+/// A skill read from its `SKILL.md` (not yet scanned: `blocked` false).
+fn read_skill(category: String, name: String, files: Vec<String>, text: String) -> Skill {
     let mut skill = Skill {
         name,
         category,
@@ -1125,13 +1142,6 @@ fn read_skill(
             }
         }
     }
-    let v = crate::scan::scan(&skill.text);
-    let vouched = meta
-        .skills
-        .get(&skill.name)
-        .and_then(|u| u.vouched.as_deref())
-        == Some(skills::digest(&skill.text).as_str());
-    skill.blocked = v.blocked && !vouched;
     skill
 }
 

@@ -243,6 +243,17 @@ pub struct Meta {
     pub approval: Option<bool>,
     /// Per skill name.
     pub skills: BTreeMap<String, Usage>,
+    /// The scanner's rules version the `clean` digests were judged by.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub rules: u32,
+    /// SHA-256 (hex) of every `SKILL.md` text that scanned clean, so an
+    /// open does not scan what it scanned before.
+    #[serde(skip_serializing_if = "std::collections::BTreeSet::is_empty")]
+    pub clean: std::collections::BTreeSet<String>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Meta {
