@@ -3,6 +3,12 @@
 // rename, fsync of the directory). Writers exclude each other with the same
 // lock file as the native CLI (`.mnemo.lock` holding the writer's pid), so a
 // Node agent and the `mnemo` CLI can share one directory.
+//
+// Learned skills live where the CLI keeps them (src/storage/dir.rs, whose
+// rules this file repeats exactly): the blob `skills/<category>/<name>/SKILL.md`
+// is the file `<scope root>/skills/<category>/<name>/SKILL.md` when the
+// memories directory is a scope's `memories/` (`<root>/memories`), else
+// `<dir>/skills/...`; archived skills are under the skills folder's `.archive/`.
 
 const STALE_AFTER_MS = 60_000;
 const LOCK_TIMEOUT_MS = 10_000;
@@ -32,6 +38,58 @@ function checkName(name) {
   return name;
 }
 
+// The folder of skill blob names (`skills/devops/deploy/SKILL.md`), and the
+// one hidden folder under it: the archive's.
+const SKILLS = "skills/";
+const ARCHIVE = ".archive";
+// How deep the skills tree is walked (folders below the skills folder).
+const MAX_SKILL_DEPTH = 8;
+
+/** Where the skills of memories directory `dir` live: beside a scope's `memories/`, else inside `dir`. */
+function skillsDir(path, dir) {
+  const normal = path.normalize(dir);
+  return path.basename(normal) === "memories" ? path.join(path.dirname(normal), "skills") : path.join(dir, "skills");
+}
+
+/**
+ * The path of skill blob `skills/<rest>` under `root`: plain parts only (no
+ * empty part, no `.`, `..` or hidden part but the archive's top folder, no
+ * backslash or NUL, at most 255 bytes each).
+ */
+function skillPath(path, root, name) {
+  const parts = name.slice(SKILLS.length).split("/");
+  parts.forEach((part, i) => {
+    const archive = i === 0 && part === ARCHIVE;
+    if (part === "" || (part.startsWith(".") && !archive) || /[\\\0]/.test(part) || Buffer.byteLength(part, "utf8") > 255) {
+      throw new Error(`invalid blob name ${JSON.stringify(name)}`);
+    }
+  });
+  return path.join(root, ...parts);
+}
+
+/**
+ * Every file under `at` as `prefix` + its relative path: hidden files and
+ * folders (temp files among them) skipped, except the archive's top folder;
+ * symbolic links and unreadable folders too.
+ */
+function walk(fs, path, at, prefix, depth, out) {
+  let entries;
+  try {
+    entries = fs.readdirSync(at, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const archive = depth === 0 && entry.name === ARCHIVE;
+    if (entry.name.startsWith(".") && !archive) continue;
+    if (entry.isDirectory() && depth < MAX_SKILL_DEPTH) {
+      walk(fs, path, path.join(at, entry.name), `${prefix}${entry.name}/`, depth + 1, out);
+    } else if (entry.isFile()) {
+      out.push(prefix + entry.name);
+    }
+  }
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function nodeFsStorage(dir) {
@@ -39,7 +97,12 @@ export function nodeFsStorage(dir) {
   const path = builtin("node:path");
   fs.mkdirSync(dir, { recursive: true });
   const lockPath = path.join(dir, LOCK_FILE);
+  const skills = skillsDir(path, dir);
   let held = 0;
+
+  /** The file of blob `name`: in the skills folder, in `logs/`, or in the directory. */
+  const fileOf = (name) =>
+    typeof name === "string" && name.startsWith(SKILLS) ? skillPath(path, skills, name) : path.join(dir, checkName(name));
 
   function stale() {
     try {
@@ -83,14 +146,14 @@ export function nodeFsStorage(dir) {
     dir,
     async read(name) {
       try {
-        return new Uint8Array(fs.readFileSync(path.join(dir, checkName(name))));
+        return new Uint8Array(fs.readFileSync(fileOf(name)));
       } catch (e) {
         if (e.code === "ENOENT") return null;
         throw e;
       }
     },
     async write(name, data) {
-      const target = path.join(dir, checkName(name));
+      const target = fileOf(name);
       const folder = path.dirname(target);
       if (folder !== path.resolve(dir) && folder !== dir) fs.mkdirSync(folder, { recursive: true });
       const tmp = path.join(folder, `.${path.basename(target)}.tmp.${process.pid}`);
@@ -117,7 +180,7 @@ export function nodeFsStorage(dir) {
       }
     },
     async delete(name) {
-      fs.rmSync(path.join(dir, checkName(name)), { force: true });
+      fs.rmSync(fileOf(name), { force: true });
     },
     async list() {
       const files = (at, prefix) => {
@@ -131,7 +194,9 @@ export function nodeFsStorage(dir) {
           throw e;
         }
       };
-      return [...files(dir, ""), ...files(path.join(dir, "logs"), LOGS)].sort();
+      const skillFiles = [];
+      walk(fs, path, skills, SKILLS, 0, skillFiles);
+      return [...files(dir, ""), ...files(path.join(dir, "logs"), LOGS), ...skillFiles].sort();
     },
     async lock() {
       if (held > 0) {
