@@ -16,7 +16,7 @@ export type Memory = Omit<WasmMemory, "free" | typeof Symbol.dispose>;
 /** The static calls of `Memory`, as in the web build. */
 export declare const Memory: Pick<
   typeof WasmMemory,
-  "list" | "delete" | "recover" | "toolSchema" | "sessionToolSchema"
+  "list" | "delete" | "recover" | "toolSchema" | "skillToolSchema" | "sessionToolSchema"
 > & {
   /**
    * Opens a memory. In a page, "opfs" and "auto" run it in a worker;

@@ -329,6 +329,11 @@ export class Memory {
     return wasm.Memory.toolSchema();
   }
 
+  /** The skill tool's definition. */
+  static skillToolSchema() {
+    return wasm.Memory.skillToolSchema();
+  }
+
   /** The session_search tool's definition. */
   static sessionToolSchema() {
     return wasm.Memory.sessionToolSchema();

@@ -3,8 +3,9 @@
 // here against the lean build, and what it does instead of what needs
 // SQLite (sessions, OPFS, IndexedDB): a clear `unsupported`. The approval
 // and review tests of tests/js/approval.test.mjs and the importance and
-// recall tests of tests/js/importance.test.mjs and the log, curation and
-// workspace tests of tests/js/curation.test.mjs run here too.
+// recall tests of tests/js/importance.test.mjs, the log, curation and
+// workspace tests of tests/js/curation.test.mjs and the skills tests of
+// tests/js/skills.test.mjs run here too.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
@@ -30,6 +31,9 @@ await import("./importance.test.mjs");
 // The activity log, curation and workspaces are blobs through the storage
 // seam: the same tests, on the lean build.
 await import("./curation.test.mjs");
+// Skills are blobs through the storage seam too (files in the CLI's layout
+// for "fs"): the same tests, on the lean build.
+await import("./skills.test.mjs");
 
 const add = (target, content) => ({ action: "add", target, content });
 

@@ -105,6 +105,10 @@ export async function page(): Promise<void> {
   expectType<string[]>(recovered.salvaged);
   expectType<"memory">(Memory.toolSchema().name);
   expectType<"session_search">(Memory.sessionToolSchema().name);
+  expectType<"skill">(Memory.skillToolSchema().name);
+  // A worker memory has the skill calls too.
+  expectType<boolean>((await memory.skillTool({ action: "list" })).success);
+  expectType<string[]>(await memory.rejectSkill("all"));
   // @ts-expect-error instances come from Memory.open
   new Memory();
 }

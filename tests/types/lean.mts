@@ -23,6 +23,9 @@ export async function edge(): Promise<void> {
     const code: ErrorCode = (e as MnemoError).code;
     if (code === "unsupported") expectType<string>((e as MnemoError).message);
   }
+  // Skills need no SQLite either.
+  expectType<boolean>((await memory.skillTool({ action: "search", query: "deploy" })).success);
+  expectType<"skill">(Memory.skillToolSchema().name);
   // Approval and the review need no SQLite.
   expectType<number>((await memory.pending()).length + memory.pendingCount());
   const report = await memory.review({ transcript: [{ role: "user", content: "hi" }], llm: () => ({ content: "ok" }) });

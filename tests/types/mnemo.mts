@@ -9,6 +9,7 @@ import {
   scan,
   wasmMemoryBytes,
   type ApprovalStatus,
+  type ArchivedSkill,
   type Category,
   type CategoryName,
   type Embedder,
@@ -38,6 +39,7 @@ import {
   type MemoryConfig,
   type MemoryOptions,
   type MnemoError,
+  type NodeKind,
   type RecordedTurn,
   type RejectResult,
   type RememberOptions,
@@ -56,6 +58,13 @@ import {
   type SessionMessage,
   type SessionSearchOptions,
   type SessionToolResult,
+  type SkillAction,
+  type SkillInfo,
+  type SkillsApproved,
+  type SkillToolArgs,
+  type SkillToolResult,
+  type SkillToolSchema,
+  type StagedSkill,
   type TranscriptFormat,
   type TranscriptImport,
   type StagedWrite,
@@ -164,6 +173,12 @@ export async function open(): Promise<Memory[]> {
   await Memory.open({ config: { curation: { auto: "always" } } });
   // @ts-expect-error an unknown curation key
   await Memory.open({ config: { curation: { retention: 3 } } });
+  await Memory.open({ config: { skills: { write_approval: true } } });
+  await Memory.open({ config: { skills: {} } });
+  // @ts-expect-error skills.write_approval is a boolean
+  await Memory.open({ config: { skills: { write_approval: "yes" } } });
+  // @ts-expect-error the skills section has only write_approval
+  await Memory.open({ config: { skills: { approval: true } } });
   // @ts-expect-error an adapter needs list and delete
   await Memory.open({ storage: { read: () => null, write: () => {} } });
   // @ts-expect-error Memory has no public constructor: use Memory.open
@@ -313,10 +328,15 @@ export async function recall(memory: Memory): Promise<void> {
   const report: SectorsReport = await memory.sectors();
   for (const sector of report.sectors) {
     expectType<string>(sector.name);
-    expectType<number>(sector.count + sector.links + sector.more);
+    expectType<number>(sector.count + sector.skills + sector.links + sector.more);
     for (const entry of sector.entries) {
       expectType<string>(entry.node);
-      exact<Equal<typeof entry.target, Target>>();
+      exact<Equal<typeof entry.kind, NodeKind>>();
+      exact<Equal<NodeKind, "note" | "skill">>();
+      // A skill has no store.
+      exact<Equal<typeof entry.target, Target | undefined>>();
+      // @ts-expect-error the target may be absent (a skill)
+      expectType<Target>(entry.target);
       expectType<number>(entry.index + entry.out + entry.in);
       expectType<string>(entry.title);
       expectType<string[]>(entry.dangling);
@@ -324,7 +344,7 @@ export async function recall(memory: Memory): Promise<void> {
     }
   }
   const { summary } = report;
-  expectType<number>(summary.sectors + summary.memories + summary.links + summary.linked + summary.dangling);
+  expectType<number>(summary.sectors + summary.memories + summary.skills + summary.links + summary.skill_links + summary.linked + summary.dangling);
   for (const c of summary.collisions) expectType<string[]>([c.title, ...c.nodes]);
   // @ts-expect-error sector is a name
   await memory.sectors({ sector: 3 });
@@ -332,10 +352,12 @@ export async function recall(memory: Memory): Promise<void> {
   await memory.sectors({ target: "memory" });
 
   const journey: Journey = await memory.journey();
-  expectType<number>(journey.links);
+  expectType<number>(journey.links + journey.skill_links);
   for (const node of journey.nodes satisfies JourneyNode[]) {
     expectType<string>(node.id + node.entry_id + node.title + node.sector);
-    exact<Equal<typeof node.target, Target>>();
+    exact<Equal<typeof node.kind, NodeKind>>();
+    exact<Equal<typeof node.target, Target | undefined>>();
+    if (node.kind === "skill") expectType<string>(node.id);
     expectType<number>(node.index + node.first_seen + node.last_changed);
     expectType<string[]>([...node.out, ...node.in, ...node.dangling]);
     expectType<boolean>(node.pinned || node.blocked);
@@ -372,6 +394,102 @@ export async function recall(memory: Memory): Promise<void> {
   await memory.remember("x", { importance: "high" });
   // @ts-expect-error a wrong target string
   await memory.remember("x", { target: "profile" });
+}
+
+// --- Skills --------------------------------------------------------------
+
+export async function skills(memory: Memory): Promise<void> {
+  const schema: SkillToolSchema = Memory.skillToolSchema();
+  exact<Equal<typeof schema.name, "skill">>();
+  expectType<Record<string, unknown>>(schema.parameters);
+
+  const calls = [
+    { action: "list" },
+    { action: "list", category: "devops" },
+    { action: "search", query: "deploy" },
+    { action: "view", name: "deploy-checklist", file_path: "references/api.md" },
+    { action: "create", name: "deploy-checklist", category: "devops", content: "---\nname: deploy-checklist\n---\n" },
+    { action: "edit", name: "deploy-checklist", content: "---\n" },
+    { action: "patch", name: "deploy-checklist", patch: "@@ -1 +1 @@\n-a\n+b\n" },
+    { action: "patch", name: "deploy-checklist", old_string: "a", new_string: "b", replace_all: true },
+    { action: "write_file", name: "deploy-checklist", file_path: "scripts/check.sh", file_content: "make test\n" },
+    { action: "remove_file", name: "deploy-checklist", file_path: "scripts/check.sh" },
+    { action: "delete", name: "deploy-checklist", agent: "night-shift" },
+    { action: "view", name: "x", category: null, query: null },
+  ] satisfies SkillToolArgs[];
+  for (const args of calls) {
+    const r: SkillToolResult = await memory.skillTool(args);
+    expectType<boolean>(r.success);
+    if (!r.success) expectType<ErrorCode | undefined>(r.code);
+    if (r.staged) expectType<string | undefined>(r.pending_id);
+    for (const s of r.skills ?? []) expectType<string>(s.name + s.category + s.description);
+    expectType<string | undefined>(r.content);
+    expectType<boolean | undefined>(r.blocked);
+  }
+  // Whatever a model sent is accepted and answered.
+  await memory.skillTool(JSON.parse('{"action": "fly"}'));
+  await memory.skillTool(undefined);
+  // @ts-expect-error not an action of the skill tool
+  ({ action: "approve" }) satisfies SkillToolArgs;
+  // @ts-expect-error replace_all is a boolean
+  ({ action: "patch", name: "x", replace_all: "yes" }) satisfies SkillToolArgs;
+  exact<Equal<SkillAction, NonNullable<SkillToolArgs["action"]>>>();
+
+  const listed: SkillInfo[] = await memory.skills();
+  for (const s of listed) {
+    expectType<string>(s.name + s.category + s.description);
+    expectType<string[]>([...s.tags, ...s.files]);
+    expectType<number>(s.created + s.changed + s.views + s.uses + s.patches);
+    expectType<number | undefined>(s.last_used);
+    expectType<boolean>(s.pinned || s.blocked);
+    expectType<string | undefined>(s.problem ?? s.agent ?? s.vouched);
+  }
+  const used: void = await memory.skillUsed("deploy-checklist");
+  void used;
+
+  const pending: StagedSkill[] = await memory.pendingSkills();
+  for (const item of pending) {
+    expectType<string>(item.id + item.gist);
+    expectType<number>(item.created);
+    exact<Equal<typeof item.origin, "foreground" | "review" | "curation" | "import">>();
+    exact<Equal<typeof item.state, "pending" | "needs_review">>();
+    exact<Equal<typeof item.plan.action, "create" | "edit" | "patch" | "write_file" | "remove_file" | "delete">>();
+    for (const c of item.plan.changes) expectType<string | undefined>(c.before ?? c.after ?? c.path);
+    expectType<string[] | undefined>(item.plan.findings);
+  }
+  const diff: string = await memory.skillDiff("k1");
+  void diff;
+  const approved: SkillsApproved = await memory.approveSkill("k1");
+  await memory.approveSkill("all");
+  expectType<string[]>(approved.applied);
+  for (const [id, reason] of approved.not_applied) expectType<string>(id + reason);
+  const rejected: string[] = await memory.rejectSkill("all");
+  void rejected;
+  const on: boolean = await memory.setSkillApproval(true);
+  void on;
+  expectType<string>(await memory.archiveSkill("deploy-checklist"));
+  const archived: ArchivedSkill[] = await memory.archivedSkills();
+  for (const a of archived) expectType<number>(a.archived);
+  expectType<string>(await memory.restoreSkill("deploy-checklist"));
+  await memory.pinSkill("deploy-checklist");
+  await memory.pinSkill("deploy-checklist", false);
+  const stale: string[] = await memory.archiveStaleSkills(90);
+  void stale;
+
+  // @ts-expect-error the id is a string ("k1"), or "all"
+  await memory.approveSkill(1);
+  // @ts-expect-error rejectSkill takes an id, not options
+  await memory.rejectSkill({ id: "k1" });
+  // @ts-expect-error setSkillApproval takes a boolean
+  await memory.setSkillApproval("on");
+  // @ts-expect-error pinned is a boolean
+  await memory.pinSkill("deploy-checklist", "yes");
+  // @ts-expect-error days is a number
+  await memory.archiveStaleSkills("30");
+  // @ts-expect-error a skill is named by a string
+  await memory.skillUsed(3);
+  // @ts-expect-error the schema is a static call
+  memory.skillToolSchema();
 }
 
 // --- Approval, review, notifications ------------------------------------

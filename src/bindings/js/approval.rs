@@ -25,11 +25,17 @@ use crate::storage::adapter::message_of;
 /// What `approve` and `reject` are about: an id (`"p3"`, or `"3"`) or
 /// `"all"`.
 fn which(value: &JsValue) -> Result<Which, Error> {
+    which_of(value, "\"p3\", see pending()")
+}
+
+/// An id or `"all"`, for the approvals of notes and of skills; `example`
+/// says what an id looks like and where the ids are listed.
+pub(super) fn which_of(value: &JsValue, example: &str) -> Result<Which, Error> {
     let text = to_string(value, "id").map_err(|e| match e.kind() {
         ErrorKind::InvalidText => e,
-        _ => Error::input(
-            "expected the id of a staged write (a string like \"p3\", see pending()) or \"all\"",
-        ),
+        _ => Error::input(format!(
+            "expected the id of a staged write (a string like {example}) or \"all\""
+        )),
     })?;
     Which::parse(&text)
 }

@@ -9,6 +9,7 @@ mod approval;
 mod curation;
 mod entries;
 mod interop;
+mod skills;
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -506,8 +507,10 @@ impl JsMemory {
         })
     }
 
-    /// The sectors report: `{sectors: [{name, count, links, entries, more}],
-    /// summary}`. Options: `{sector?: string, limit?: number}`.
+    /// The sectors report over the notes and the skills: `{sectors: [{name,
+    /// count, skills, links, entries, more}], summary}`, each entry with its
+    /// `kind` (`note` or `skill`). Options: `{sector?: string, limit?:
+    /// number}`.
     #[wasm_bindgen(unchecked_return_type = "Promise<SectorsReport>")]
     pub fn sectors(
         &self,
@@ -520,9 +523,10 @@ impl JsMemory {
         })
     }
 
-    /// The learning journey: `{nodes: [{id, entry_id, target, index, title,
-    /// sector, first_seen, last_changed, out, in, dangling, pinned,
-    /// blocked}], links}`, oldest first.
+    /// The learning journey: `{nodes: [{id, kind, entry_id, target?, index,
+    /// title, sector, first_seen, last_changed, out, in, dangling, pinned,
+    /// blocked}], links, skill_links}`, oldest first; a skill's node has
+    /// `kind: "skill"`, its name as `id` and no `target`.
     #[wasm_bindgen(unchecked_return_type = "Promise<Journey>")]
     pub fn journey(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
@@ -735,12 +739,17 @@ impl JsMemory {
         })
     }
 
-    /// Closes the memory; later calls reject with `closed`.
+    /// Closes the memory (writing the skill views counted since the last
+    /// write); later calls reject with `closed`.
     #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
     pub fn close(&self) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
-            if let Some(memory) = inner.memory.lock().await.take() {
+            if let Some(mut memory) = inner.memory.lock().await.take() {
+                // The skill tool counts views lazily; what it counted since
+                // the last write is kept now. Counts are advisory: a failure
+                // to write them is not the caller's.
+                let _ = memory.flush_skill_usage().await;
                 memory.storage().close();
             }
             Ok(JsValue::UNDEFINED)

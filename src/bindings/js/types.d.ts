@@ -299,6 +299,16 @@ export interface MemoryConfig {
     /** The most chars of log one extraction call sends, from 1000 (default 24,000); a longer log is read in several calls. */
     max_input_chars?: number;
   };
+  /** Learned skills (see `skillTool()`). */
+  skills?: {
+    /**
+     * Stage every skill write (create, edit, patch, write_file,
+     * remove_file, delete) for the user's approval instead of applying it
+     * (default false; writes the scanner flags are staged either way).
+     * `setSkillApproval()` keeps an override with the memory.
+     */
+    write_approval?: boolean;
+  };
 }
 
 /** What a storage adapter's `read` may answer. */
@@ -665,13 +675,22 @@ export interface SectorsOptions {
   limit?: number;
 }
 
-/** One note of the sectors report. */
+/** What a node of the sectors report or the journey is: a note of a store, or a learned skill. */
+export type NodeKind = "note" | "skill";
+
+/** One note or skill of the sectors report. */
 export interface SectorsEntry {
-  /** The note's stable node id `memory:<store>:<entry id>`, e.g. `memory:memory:e3` (survives edits of other entries). */
+  /**
+   * A note's stable node id `memory:<store>:<entry id>`, e.g.
+   * `memory:memory:e3` (survives edits of other entries); a skill's name.
+   */
   node: string;
-  target: Target;
+  kind: NodeKind;
+  /** The note's store; absent for a skill. */
+  target?: Target;
+  /** The note's index in its store (the skill's among the skills). */
   index: number;
-  /** The note's title; `[BLOCKED entry]` for a note the scanner blocks (its tags and links are not read). */
+  /** The note's title (a skill's name); `[BLOCKED entry]` for a note or skill the scanner blocks (its tags and links are not read). */
   title: string;
   /** Resolved outgoing links. */
   out: number;
@@ -684,10 +703,13 @@ export interface SectorsEntry {
   pinned: boolean;
 }
 
-/** One sector: a tag, or `unsorted`. */
+/** One sector: a tag, a skill category, or `unsorted`. */
 export interface SectorsSector {
   name: string;
+  /** Notes and skills in the sector. */
   count: number;
+  /** Skills among them. */
+  skills: number;
   /** Resolved links going out of the sector's notes. */
   links: number;
   entries: SectorsEntry[];
@@ -699,22 +721,32 @@ export interface SectorsSector {
 export interface SectorsReport {
   sectors: SectorsSector[];
   summary: {
+    /** Sectors other than `unsorted`. */
     sectors: number;
+    /** Notes in both stores. */
     memories: number;
+    /** Skills. */
+    skills: number;
+    /** Resolved note↔note links. */
     links: number;
+    /** Resolved links between a note and a skill, either way. */
+    skill_links: number;
     linked: number;
     dangling: number;
     collisions: { title: string; nodes: string[] }[];
   };
 }
 
-/** One node of the learning journey. */
+/** One node of the learning journey: a note or a skill. */
 export interface JourneyNode {
-  /** The stable node id `memory:<store>:<entry id>`, as in `SectorsEntry.node`. */
+  /** A note's stable node id `memory:<store>:<entry id>`, as in `SectorsEntry.node`; a skill's name. */
   id: string;
-  /** Stable entry id from the sidecar state (survives edits of other entries). */
+  kind: NodeKind;
+  /** A note's stable entry id from the sidecar state (survives edits of other entries); `""` for a skill. */
   entry_id: string;
-  target: Target;
+  /** The note's store; absent for a skill. */
+  target?: Target;
+  /** The note's index in its store (the skill's among the skills). */
   index: number;
   title: string;
   sector: string;
@@ -734,10 +766,13 @@ export interface JourneyNode {
   agent?: string;
 }
 
-/** What `journey()` returns: every entry, oldest first. */
+/** What `journey()` returns: every entry and skill, oldest first. */
 export interface Journey {
   nodes: JourneyNode[];
+  /** Resolved note↔note links. */
   links: number;
+  /** Resolved links between a note and a skill, either way. */
+  skill_links: number;
 }
 
 /** An entry text that a write superseded. */
@@ -1027,4 +1062,185 @@ export interface CurationPosition {
   records: number;
   /** When a curation last finished, ms since the Unix epoch. */
   last_run?: number;
+}
+
+/** The skill tool's actions: three reads, six writes (`delete` archives). */
+export type SkillAction = "list" | "view" | "search" | "create" | "edit" | "patch" | "write_file" | "remove_file" | "delete";
+
+/**
+ * The `skill` tool's arguments, exactly as an LLM emits them. `skillTool()`
+ * takes any value (a model's arguments arrive untyped) and answers bad ones
+ * with a failed `SkillToolResult`; check your own calls with `satisfies
+ * SkillToolArgs`. `null` counts as absent.
+ */
+export interface SkillToolArgs {
+  action?: SkillAction;
+  /** The skill: 1 to 64 of `a-z 0-9 - _ .`, starting with a letter or digit (all but list and search). */
+  name?: string | null;
+  /** `create`: the category when the frontmatter has none; `list`: only this category. */
+  category?: string | null;
+  /** `create`, `edit`: the whole `SKILL.md`, YAML frontmatter (`name`, `description`, `category`) first. */
+  content?: string | null;
+  /** `patch`: a unified diff (`@@` hunks) of `SKILL.md` or of `file_path`. */
+  patch?: string | null;
+  /** `patch`: the exact text to replace (instead of a diff). */
+  old_string?: string | null;
+  /** `patch`: its replacement (`""` removes it). */
+  new_string?: string | null;
+  /** `patch`: replace every match of `old_string`. */
+  replace_all?: boolean | null;
+  /** `view`, `patch`, `write_file`, `remove_file`: a file beside `SKILL.md`, e.g. `references/api.md`. */
+  file_path?: string | null;
+  /** `write_file`: the file's text. */
+  file_content?: string | null;
+  /** `search`: words about the task. */
+  query?: string | null;
+  /** The agent making this call, over the memory's `agent` (for hosts; not in the schema a model sees). */
+  agent?: string | null;
+}
+
+/** A skill as the skill tool lists or finds it. */
+export interface SkillSummary {
+  name: string;
+  category: string;
+  /** `[BLOCKED entry]` for a skill the scanner blocks. */
+  description: string;
+  /** How well it matches (`search` only); higher is better. */
+  score?: number;
+}
+
+/** What the skill tool answers; hand it back to the LLM as the tool result. */
+export interface SkillToolResult {
+  /** Whether the call did what was asked (a staged write counts). */
+  success: boolean;
+  /** What went wrong and what was expected, on failure. */
+  error?: string;
+  /** The stable error code, on failure. */
+  code?: ErrorCode;
+  /** What a write did (`"💾 Skill 'deploy' created"`), or that it was staged. */
+  message?: string;
+  /** `list`, `search`: how many skills are listed. */
+  count?: number;
+  /** `list`, `search`: the skills (a search's best first). */
+  skills?: SkillSummary[];
+  /** The skill viewed or written. */
+  name?: string;
+  category?: string;
+  /** `view`: the skill's description. */
+  description?: string;
+  /** `view`: the file shown (`SKILL.md`, or the `file_path` asked for). */
+  file?: string;
+  /** `view`: the file's text, or the `[BLOCKED: …]` placeholder when the scanner blocks it. */
+  content?: string;
+  /** `view`: the files beside `SKILL.md`. */
+  files?: string[];
+  /** `view`: the scanner blocks the skill's text, so `content` is a placeholder. */
+  blocked?: boolean;
+  /**
+   * `true`: the write was staged, not applied (skill write approval is on,
+   * or the scanner flagged the text); it waits in `pendingSkills()` as
+   * `pending_id` until the user approves it. The model must neither retry
+   * it nor say it was saved.
+   */
+  staged?: boolean;
+  /** The staged write's id (`"k1"`), when `staged`. */
+  pending_id?: string;
+}
+
+/** The skill tool's definition: OpenAI `{name, description, parameters}`; use `parameters` as Anthropic's `input_schema`. */
+export interface SkillToolSchema {
+  name: "skill";
+  description: string;
+  parameters: Record<string, unknown>;
+}
+
+/** A skill as `skills()` lists it, with its usage. */
+export interface SkillInfo {
+  name: string;
+  category: string;
+  /** The frontmatter's description; `[BLOCKED entry]` when `blocked`. */
+  description: string;
+  /** The frontmatter's tags (none shown when `blocked`). */
+  tags: string[];
+  /** Files beside `SKILL.md`, relative to the skill's folder, sorted. */
+  files: string[];
+  /** When mnemo first saw it, ms since the Unix epoch. */
+  created: number;
+  /** When a write through mnemo last changed it. */
+  changed: number;
+  /** Times the agent viewed it through the skill tool. */
+  views: number;
+  /** Times the host reported it used (`skillUsed()`). */
+  uses: number;
+  /** Times it was patched, edited or had a file written. */
+  patches: number;
+  /** When it was last viewed or used. */
+  last_used?: number;
+  /** Pinned skills are never archived as stale (`pinSkill()`). */
+  pinned: boolean;
+  /** SHA-256 (hex) of flagged `SKILL.md` text the user approved, which is then shown. */
+  vouched?: string;
+  /** The agent whose write created it. */
+  agent?: string;
+  /** The scanner blocks its text: it is shown to no model. */
+  blocked: boolean;
+  /** What is wrong with a skill placed by hand (bad frontmatter): listed, never used. */
+  problem?: string;
+}
+
+/** An archived skill (`archivedSkills()`), restorable with `restoreSkill()`. */
+export interface ArchivedSkill {
+  name: string;
+  category: string;
+  /** When it was archived, ms since the Unix epoch. */
+  archived: number;
+}
+
+/** What a skill write does: the tool's write actions. */
+export type SkillWriteAction = "create" | "edit" | "patch" | "write_file" | "remove_file" | "delete";
+
+/** One file a skill write changes, by blob name (`skills/devops/deploy/SKILL.md`). */
+export interface SkillFileChange {
+  path: string;
+  /** The text it holds now (absent: the file is new). */
+  before?: string;
+  /** The text it will hold (absent: the file goes). */
+  after?: string;
+}
+
+/** A skill write worked out in full. */
+export interface SkillPlan {
+  action: SkillWriteAction;
+  /** The skill's name. */
+  name: string;
+  /** Its category after the write. */
+  category: string;
+  changes: SkillFileChange[];
+  /** What the scanner flagged in the new text (`"persistence (…)"`); such a write is always staged. */
+  findings?: string[];
+}
+
+/** A skill write waiting for the user's approval (`pendingSkills()`). */
+export interface StagedSkill {
+  /** Short id, never reused: `"k1"`. */
+  id: string;
+  /** When it was staged, ms since the Unix epoch. */
+  created: number;
+  /** The agent whose write it is. */
+  agent?: string;
+  origin: WriteOrigin;
+  /** `"needs_review"`: an approval found it no longer applies (see `reason`). */
+  state: "pending" | "needs_review";
+  reason?: string;
+  /** One line saying what it does (`create skill 'deploy' in devops (+12 −0 lines)`), with the scanner's findings. */
+  gist: string;
+  plan: SkillPlan;
+}
+
+/** What `approveSkill()` did. */
+export interface SkillsApproved {
+  /** One line per applied write. */
+  applied: string[];
+  /** Writes that no longer apply, kept as `needs_review`: `[id, reason]`. */
+  not_applied: [id: string, reason: string][];
 }
