@@ -35,10 +35,11 @@ every other command). Write approval over a memories directory:
   approval [on|off]       show, or switch, write approval for this memory
                           (kept with the memory; it wins over the config)
   mcp                     serve the memory as an MCP server over stdio: the
-                          tools memory, session_search, recall and sectors
-                          and the resources mnemo://prompt, mnemo://sectors
-                          and mnemo://memory/{MEMORY,USER}.md (never
-                          approval: approving is yours)
+                          tools memory, skill, session_search, recall and
+                          sectors and the resources mnemo://prompt,
+                          mnemo://sectors, mnemo://skills and
+                          mnemo://memory/{MEMORY,USER}.md (never approval:
+                          approving is yours)
 Past conversations:
   sessions import [PATH]  record transcripts in the session store: a file, a
                           directory searched for *.jsonl, or - (standard
@@ -55,8 +56,9 @@ Options:
   --dir DIR       the memories directory [default: $MNEMO_HOME/memories,
                   else ~/.mnemo/memories]
   --config FILE   the config: JSON ({"memory": {...}}) or YAML, whose memory:
-                  section is read [default: $MNEMO_HOME/config.yaml, else
-                  ~/.mnemo/config.yaml; defaults when missing]
+                  section and skills.write_approval are read [default:
+                  $MNEMO_HOME/config.yaml, else ~/.mnemo/config.yaml;
+                  defaults when missing]
   --json          print the results as JSON (the JS API's shapes)
   -h, --help      print this help
   -V, --version   print the version
@@ -218,6 +220,43 @@ function yamlMemorySection(text, file) {
   return mapping(body[0].indent);
 }
 
+/**
+ * `skills.write_approval` of a YAML config, the one key of its `skills:`
+ * section mnemo reads (as the native CLI does; the section's other keys are
+ * other tools'), or undefined when it is not set.
+ */
+function yamlSkillsApproval(text, file) {
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
+  const start = lines.findIndex((l) => /^skills\s*:/.test(l));
+  if (start < 0) return undefined;
+  const bad = (line, what) =>
+    failure(
+      "invalid-config",
+      `${file}:${line + 1}: ${what}; write it as "skills:" and an indented "write_approval: true" (or false), ` +
+        'or pass --config FILE.json holding {"skills": {"write_approval": true}}',
+    );
+  const inline = stripComment(lines[start].replace(/^skills\s*:/, "")).trim();
+  if (["~", "null", "{}"].includes(inline)) return undefined;
+  if (inline !== "") throw bad(start, "an inline value in the skills: section is YAML this command does not read");
+  let indent = null;
+  for (let i = start + 1; i < lines.length; i++) {
+    const line = lines[i];
+    if (/^\s*(#.*)?$/.test(line)) continue;
+    if (!/^\s/.test(line)) break;
+    const here = line.match(/^ */)[0].length;
+    indent ??= here;
+    if (here !== indent) continue;
+    const m = stripComment(line).trim().match(/^write_approval\s*:(.*)$/);
+    if (!m) continue;
+    const value = m[1].trim();
+    if (/^(true|True|TRUE)$/.test(value)) return true;
+    if (/^(false|False|FALSE)$/.test(value)) return false;
+    if (/^(null|Null|NULL|~)?$/.test(value)) return undefined;
+    throw bad(i, `skills.write_approval must be true or false, not ${JSON.stringify(value)}`);
+  }
+  return undefined;
+}
+
 /** `line` without a trailing ` # comment` (outside quotes). */
 function stripComment(line) {
   let quote = null;
@@ -235,7 +274,8 @@ function stripComment(line) {
 }
 
 /**
- * The config in force: `--config FILE` (JSON whole, YAML's memory: section),
+ * The config in force: `--config FILE` (JSON whole, YAML's memory: section
+ * and skills.write_approval),
  * else the project's config.yaml when `project` (a `.mnemo/` root) has one,
  * else the home's config.yaml.
  */
@@ -257,7 +297,8 @@ function loadConfig(explicit, home, project = null) {
       throw failure("invalid-config", `${file} is not valid JSON: ${e.message}`);
     }
   }
-  return { memory: yamlMemorySection(text, file) };
+  const skills = yamlSkillsApproval(text, file);
+  return { memory: yamlMemorySection(text, file), ...(skills === undefined ? {} : { skills: { write_approval: skills } }) };
 }
 
 // ---------------------------------------------------------------- output

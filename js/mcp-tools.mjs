@@ -6,11 +6,13 @@
 //
 // Everything a tool answers is the core's JSON, as text content; a tool-level
 // failure (the model's mistake, a failed write) sets `isError`. The schemas
-// of `memory` and `session_search` are the core's (`Memory.toolSchema()`,
+// of `memory`, `skill` and `session_search` are the core's
+// (`Memory.toolSchema()`, `Memory.skillToolSchema()`,
 // `Memory.sessionToolSchema()`); `recall` and `sectors` take the options of
 // the JS API under their snake_case names and the core checks them. There is
-// no approval tool, on purpose: approving a staged write is the user's act
-// (`npx mnemo approve`), never the model's.
+// no approval tool, on purpose, for notes or skills: approving a staged write
+// is the user's act (`npx mnemo approve`, the host's `approveSkill`), never
+// the model's.
 
 /** The most bytes a tool call's arguments may take (as JSON). */
 export const MAX_ARGUMENT_BYTES = 1024 * 1024;
@@ -91,6 +93,15 @@ export function toolList(Memory, { sessions = true } = {}) {
       annotations: { title: "Memory", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
   ];
+  const skill = Memory.skillToolSchema();
+  list.push({
+    name: "skill",
+    title: "Skills",
+    description: skill.description,
+    inputSchema: skill.parameters,
+    // Writes, and `delete` archives a skill (restorable).
+    annotations: { title: "Skills", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  });
   if (sessions) {
     const session = Memory.sessionToolSchema();
     list.push({
@@ -160,7 +171,7 @@ function options(args, allowed, tool) {
  * result with `isError: true`, and writes nothing.
  */
 export async function callTool(memory, name, args, { sessions = true } = {}) {
-  const known = ["memory", "recall", "sectors", ...(sessions ? ["session_search"] : [])];
+  const known = ["memory", "skill", "recall", "sectors", ...(sessions ? ["session_search"] : [])];
   if (!known.includes(name)) {
     throw new RpcError(RPC.INVALID_PARAMS, `unknown tool ${JSON.stringify(name)}; this server has ${known.join(", ")}`);
   }
@@ -183,6 +194,16 @@ export async function callTool(memory, name, args, { sessions = true } = {}) {
         // other processes' writes included; writes re-read them anyway.
         await memory.refresh();
         const result = await memory.tool(args);
+        return answer(result, result.success === false);
+      }
+      case "skill": {
+        // The writes carry the client's name (the memory's agent): a model
+        // does not get to name another agent.
+        if (Object.hasOwn(args, "agent")) {
+          return failed('skill: unknown argument "agent"; the writes carry this client\'s name', "invalid-input");
+        }
+        // The core re-reads the skills for every call.
+        const result = await memory.skillTool(args);
         return answer(result, result.success === false);
       }
       case "session_search": {
@@ -247,7 +268,28 @@ export function resourceList() {
       description: "The sectors report as JSON (what the sectors tool answers without options).",
       mimeType: "application/json",
     },
+    {
+      uri: "mnemo://skills",
+      name: "skills",
+      title: "Learned skills",
+      description:
+        "The learned skills as JSON: {count, skills: [{name, category, description}]}, as the skill tool lists " +
+        "them; view one with the skill tool. A blocked skill's description appears as a placeholder.",
+      mimeType: "application/json",
+    },
   ];
+}
+
+/**
+ * The skills as a model may see them: name, category and description (the
+ * core's placeholder for a blocked one), without those whose frontmatter
+ * is broken, as the skill tool's `list` answers.
+ */
+async function shownSkills(memory) {
+  const skills = (await memory.skills())
+    .filter((s) => s.problem === undefined)
+    .map(({ name, category, description }) => ({ name, category, description }));
+  return { count: skills.length, skills };
 }
 
 /**
@@ -263,6 +305,7 @@ export async function readResource(memory, uri) {
       await memory.refresh();
       return JSON.stringify(await memory.sectors(), null, 2);
     }
+    if (uri === "mnemo://skills") return JSON.stringify(await shownSkills(memory), null, 2);
     throw new RpcError(RPC.RESOURCE_NOT_FOUND, `no resource ${JSON.stringify(uri)}; see resources/list`);
   };
   const { mimeType } = resourceList().find((r) => r.uri === uri) ?? {};
@@ -270,14 +313,28 @@ export async function readResource(memory, uri) {
 }
 
 /**
- * Which resources changed between two `shownMarkdown()` snapshots: the
- * changed stores' URIs, and the prompt and sectors with them.
+ * What subscribers are told about: the stores as shown (`shownMarkdown()`)
+ * and the skills listing as the `mnemo://skills` resource reads it.
+ */
+export async function snapshot(memory) {
+  return { ...(await memory.shownMarkdown()), skills: JSON.stringify(await shownSkills(memory)) };
+}
+
+/**
+ * Which resources changed between two snapshots (`snapshot()`, or
+ * `shownMarkdown()` alone): the changed stores' URIs, and the prompt and
+ * sectors with them; the skills, and the sectors with them.
  */
 export function changedResources(before, after) {
   const changed = Object.entries(STORES)
     .filter(([, file]) => before?.[file] !== after?.[file])
     .map(([uri]) => uri);
-  return changed.length > 0 ? [...changed, "mnemo://prompt", "mnemo://sectors"] : [];
+  const out = changed.length > 0 ? [...changed, "mnemo://prompt", "mnemo://sectors"] : [];
+  if (before?.skills !== after?.skills) {
+    out.push("mnemo://skills");
+    if (!out.includes("mnemo://sectors")) out.push("mnemo://sectors");
+  }
+  return out;
 }
 
 /**

@@ -8,14 +8,14 @@
 // window): the memory's writes take the directory's lock and re-read the
 // stores under it, and every tool call and resource read here re-reads them
 // first, so each server sees the others' writes on its next call. Subscribed
-// clients are told when a store changes, whoever changed it: the directory
-// is watched (fs.watch, with a stat poll as the fallback where events are
-// not delivered).
+// clients are told when a store or a skill changes, whoever changed it: the
+// directory and the skills folder are watched (fs.watch, with a stat poll of
+// the stores as the fallback where events are not delivered).
 //
 // stdout carries JSON-RPC only; diagnostics go to stderr.
 
 import { readFileSync, watch, watchFile, unwatchFile } from "node:fs";
-import { dirname, join } from "node:path";
+import { basename, dirname, join, normalize } from "node:path";
 import { Transform } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -31,7 +31,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { MAX_ARGUMENT_BYTES, RPC, RpcError, agentName, callTool, changedResources, readResource, resourceList, toolList } from "./mcp-tools.mjs";
+import { MAX_ARGUMENT_BYTES, RPC, RpcError, agentName, callTool, changedResources, readResource, resourceList, snapshot, toolList } from "./mcp-tools.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -119,9 +119,16 @@ class LineGuard extends Transform {
   }
 }
 
+/** The skills folder of memories directory `dir`, as the "fs" storage and the CLI place it. */
+function skillsDir(dir) {
+  const normal = normalize(dir);
+  return basename(normal) === "memories" ? join(dirname(normal), "skills") : join(dir, "skills");
+}
+
 /**
  * Watches the memories directory `dir` and calls `changed()` (debounced)
- * when MEMORY.md or USER.md may have changed. Returns a function that stops.
+ * when MEMORY.md, USER.md or a skill may have changed. Returns a function
+ * that stops.
  */
 function watchStores(dir, changed) {
   const files = ["MEMORY.md", "USER.md"];
@@ -140,6 +147,13 @@ function watchStores(dir, changed) {
   } catch (e) {
     console.error(`mnemo mcp: cannot watch ${dir} (${e.message}); polling every ${POLL_MS} ms`);
   }
+  // The skills folder, when there is one yet (a skill written through this
+  // server is checked after its call anyway).
+  let skillsWatcher = null;
+  try {
+    skillsWatcher = watch(skillsDir(dir), { persistent: false, recursive: true }, soon);
+    skillsWatcher.on("error", () => {});
+  } catch {}
   const paths = files.map((f) => join(dir, f));
   for (const path of paths) {
     watchFile(path, { persistent: false, interval: POLL_MS }, (now, before) => {
@@ -149,6 +163,7 @@ function watchStores(dir, changed) {
   return () => {
     clearTimeout(timer);
     watcher?.close();
+    skillsWatcher?.close();
     for (const path of paths) unwatchFile(path);
   };
 }
@@ -171,8 +186,9 @@ export async function serve({ location, memory, Memory, agent }) {
       instructions:
         "mnemo is a persistent memory shared by your sessions and other agents. Read mnemo://prompt at the " +
         "start of a session; save durable facts with the memory tool; find notes with recall, past " +
-        "conversations with session_search. Writes may be staged for the user's approval: then say so, " +
-        "never that they were saved.",
+        "conversations with session_search. Keep reusable procedures with the skill tool: search it before " +
+        "a task, create or patch a skill after working one out. Writes may be staged for the user's " +
+        "approval: then say so, never that they were saved.",
     },
   );
 
@@ -193,7 +209,7 @@ export async function serve({ location, memory, Memory, agent }) {
     checking = checking.then(async () => {
       if (subscribed.size === 0) return;
       try {
-        const now = await memory.shownMarkdown();
+        const now = await snapshot(memory);
         const changed = changedResources(seen, now);
         seen = now;
         for (const uri of changed) {
@@ -216,7 +232,7 @@ export async function serve({ location, memory, Memory, agent }) {
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     try {
       const result = await callTool(memory, request.params.name, request.params.arguments, { sessions });
-      if (request.params.name === "memory" && !result.isError) check();
+      if ((request.params.name === "memory" || request.params.name === "skill") && !result.isError) check();
       return result;
     } catch (e) {
       throw rpc(e);
@@ -237,7 +253,7 @@ export async function serve({ location, memory, Memory, agent }) {
     }
     if (subscribed.size === 0) {
       try {
-        seen = await memory.shownMarkdown();
+        seen = await snapshot(memory);
       } catch (e) {
         throw rpc(e);
       }

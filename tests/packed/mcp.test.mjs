@@ -29,7 +29,7 @@ test("npx mnemo mcp from the installed tarball: the SDK client writes and reads"
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ["memory", "recall", "sectors", "session_search"]);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ["memory", "recall", "sectors", "session_search", "skill"]);
     const added = await client.callTool({ name: "memory", arguments: { action: "add", target: "memory", content: "Installed from the tarball" } });
     assert.equal(added.isError, false, added.content[0].text);
     const { contents } = await client.readResource({ uri: "mnemo://memory/MEMORY.md" });
