@@ -110,7 +110,10 @@ impl<S: Storage> Memory<S> {
                 ..Usage::default()
             });
         }
-        if meta != before {
+        // A memory without skills gets no skills state: the rules' version
+        // alone records nothing.
+        let nothing = meta.skills.is_empty() && meta.clean.is_empty();
+        if meta != before && !nothing {
             // Dates and verdicts are worth a write, not a failed read: a
             // storage that refuses it only dates and scans again next time.
             let _ = self
