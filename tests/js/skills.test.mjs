@@ -223,11 +223,24 @@ test('storage "fs" keeps skills in the CLI\'s layout, reads hand-placed ones, an
   assert.ok(ok(await m.skillTool({ action: "view", name: "deploy-checklist" })).content.includes("Tag the release"));
   await other.close();
 
-  // The native CLI reads the same tree (when it was built).
+  // The native CLI reads the same tree and the same staged writes (when it was built).
   if (existsSync(cli)) {
-    const out = JSON.parse(execFileSync(cli, ["--dir", dir, "sectors", "--json"], { encoding: "utf8" }));
+    const native = (...args) => execFileSync(cli, ["--dir", dir, ...args], { encoding: "utf8" });
+    const shape = (list) => list.map((s) => [s.name, s.category, s.files, s.blocked, s.problem === undefined]);
+    assert.deepEqual(shape(JSON.parse(native("skills", "list", "--json"))), shape(await m.skills()));
+    const out = JSON.parse(native("sectors", "--json"));
     const skills = out.sectors.flatMap((s) => s.entries).filter((e) => e.kind === "skill");
     assert.deepEqual(skills.map((e) => e.node).sort(), ["deploy-checklist", "paper-summary"]);
+    // Written by the CLI, read here; staged here, approved by the CLI.
+    native("skills", "tool", JSON.stringify({ action: "create", name: "from-cli", content: DEPLOY.replaceAll("deploy-checklist", "from-cli") }));
+    assert.match(ok(await m.skillTool({ action: "view", name: "from-cli" })).content, /Tag the release/);
+    const gated = await Memory.open({ storage: "fs", dir, config: { skills: { write_approval: true } } });
+    const id = ok(await gated.skillTool({ action: "patch", name: "from-cli", old_string: "Run the tests.", new_string: "Run every test." })).pending_id;
+    assert.deepEqual(JSON.parse(native("skills", "pending", "--json")).map((p) => p.id), [id]);
+    native("skills", "approve", id);
+    assert.deepEqual(await gated.pendingSkills(), []);
+    assert.match(ok(await m.skillTool({ action: "view", name: "from-cli" })).content, /Run every test\./);
+    await gated.close();
   }
   await m.close();
 
