@@ -39,9 +39,12 @@ function checkName(name) {
 }
 
 // The folder of skill blob names (`skills/devops/deploy/SKILL.md`), and the
-// one hidden folder under it: the archive's.
+// two hidden folders under it: the archive's and the earlier versions'.
 const SKILLS = "skills/";
 const ARCHIVE = ".archive";
+// ...and the earlier versions of skill files a write replaced.
+const HISTORY = ".history";
+const KEPT = new Set([ARCHIVE, HISTORY]);
 // How deep the skills tree is walked (folders below the skills folder).
 const MAX_SKILL_DEPTH = 8;
 
@@ -53,13 +56,13 @@ function skillsDir(path, dir) {
 
 /**
  * The path of skill blob `skills/<rest>` under `root`: plain parts only (no
- * empty part, no `.`, `..` or hidden part but the archive's top folder, no
+ * empty part, no `.`, `..` or hidden part but the top folders .archive and .history, no
  * backslash or NUL, at most 255 bytes each).
  */
 function skillPath(path, root, name) {
   const parts = name.slice(SKILLS.length).split("/");
   parts.forEach((part, i) => {
-    const archive = i === 0 && part === ARCHIVE;
+    const archive = i === 0 && KEPT.has(part);
     if (part === "" || (part.startsWith(".") && !archive) || /[\\\0]/.test(part) || Buffer.byteLength(part, "utf8") > 255) {
       throw new Error(`invalid blob name ${JSON.stringify(name)}`);
     }
@@ -69,7 +72,7 @@ function skillPath(path, root, name) {
 
 /**
  * Every file under `at` as `prefix` + its relative path: hidden files and
- * folders (temp files among them) skipped, except the archive's top folder;
+ * folders (temp files among them) skipped, except the top folders .archive and .history;
  * symbolic links and unreadable folders too.
  */
 function walk(fs, path, at, prefix, depth, out) {
@@ -80,7 +83,7 @@ function walk(fs, path, at, prefix, depth, out) {
     return;
   }
   for (const entry of entries) {
-    const archive = depth === 0 && entry.name === ARCHIVE;
+    const archive = depth === 0 && KEPT.has(entry.name);
     if (entry.name.startsWith(".") && !archive) continue;
     if (entry.isDirectory() && depth < MAX_SKILL_DEPTH) {
       walk(fs, path, path.join(at, entry.name), `${prefix}${entry.name}/`, depth + 1, out);

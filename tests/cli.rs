@@ -2591,6 +2591,16 @@ fn skills_live_beside_the_memories_and_join_the_graph() {
     assert!(fs::read_to_string(&file)
         .unwrap()
         .contains("Sign the release"));
+    // What the edit replaced is kept, beside the skills.
+    let history = home.ok(&["skills", "history", "deploy-checklist", "--full"]);
+    assert!(
+        history.contains("SKILL.md") && history.contains("2. Tag the release."),
+        "{history}"
+    );
+    assert!(home
+        .path()
+        .join("skills/.history/devops/deploy-checklist")
+        .is_dir());
     assert!(home
         .fails(&["skills", "view", "nothing-here"])
         .contains("no skill named"));

@@ -33,9 +33,9 @@ use mnemo::memory::types::{
     ErrorCode, HistoryCause, HistoryItem, Journey, JourneyNode, MarkdownFiles, Marked, NodeKind,
     NotApplied, Operation, Origin, RecallHit, RecallOptions, RejectReport,
     RememberOptions as WitRememberOptions, ScanFinding, ScanVerdict, ScoreParts, SearchHit, Sector,
-    SectorEntry, SectorsReport, SectorsSummary, SkillAction, SkillInfo, SkillsApproveReport,
-    StagedOp, StagedSkill, StagedState, StagedWrite, Status, StoreStatus, Target, TitleCollision,
-    ToolCall, ToolResult,
+    SectorEntry, SectorsReport, SectorsSummary, SkillAction, SkillInfo, SkillVersion,
+    SkillsApproveReport, StagedOp, StagedSkill, StagedState, StagedWrite, Status, StoreStatus,
+    Target, TitleCollision, ToolCall, ToolResult,
 };
 
 /// The host's storage, through the `host-storage` import.
@@ -676,6 +676,19 @@ impl GuestMemory for WitMemory {
                 name: a.name,
                 category: a.category,
                 archived: a.archived,
+            })
+            .collect())
+    }
+
+    fn skill_versions(&self, name: String) -> Result<Vec<SkillVersion>, Error> {
+        let items = run(self.inner.borrow_mut().skill_versions(&name)).map_err(error)?;
+        Ok(items
+            .into_iter()
+            .map(|v| SkillVersion {
+                replaced: v.replaced,
+                file: v.file,
+                path: v.path,
+                text: v.text,
             })
             .collect())
     }

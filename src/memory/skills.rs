@@ -564,11 +564,29 @@ impl<S: Storage> Memory<S> {
                 self.move_folder(&s, &to, &mut changes).await?;
             }
         }
+        // Text the write replaces or removes (and does not move) is kept
+        // as an earlier version: nothing written, by hand or by an agent,
+        // is lost.
+        let now = self.storage.now_ms();
+        let mut kept = Vec::new();
+        for c in &changes {
+            let Some(before) = &c.before else { continue };
+            if changes.iter().any(|d| d.after.as_ref() == Some(before)) {
+                continue;
+            }
+            if let Some((category, name, file)) = skills::parts(&c.path) {
+                kept.push(FileChange {
+                    path: format!("{}{category}/{name}/{now}/{file}", skills::HISTORY),
+                    before: None,
+                    after: Some(before.clone()),
+                });
+            }
+        }
+        changes.extend(kept);
         let mut findings = Vec::new();
-        for c in changes
-            .iter()
-            .filter(|c| !c.path.starts_with(skills::ARCHIVE))
-        {
+        for c in changes.iter().filter(|c| {
+            !c.path.starts_with(skills::ARCHIVE) && !c.path.starts_with(skills::HISTORY)
+        }) {
             if let Some(after) = &c.after {
                 let v = crate::scan::scan(after);
                 if v.blocked {
@@ -629,7 +647,11 @@ impl<S: Storage> Memory<S> {
     /// commits the files and the usage together. `vouch`: the user
     /// approved flagged text, which is then shown.
     async fn apply_plan(&mut self, plan: &Plan, agent: Option<&str>, vouch: bool) -> Result<()> {
-        for c in &plan.changes {
+        for c in plan
+            .changes
+            .iter()
+            .filter(|c| !c.path.starts_with(skills::HISTORY))
+        {
             let now = self.read_text(&c.path).await?;
             if now != c.before {
                 let file = c.path.rsplit('/').next().unwrap_or(&c.path);
@@ -684,7 +706,9 @@ impl<S: Storage> Memory<S> {
         let main = plan
             .changes
             .iter()
-            .filter(|c| !c.path.starts_with(skills::ARCHIVE))
+            .filter(|c| {
+                !c.path.starts_with(skills::ARCHIVE) && !c.path.starts_with(skills::HISTORY)
+            })
             .find(|c| c.path.ends_with(&format!("/{SKILL_FILE}")) && c.after.is_some());
         let main_text = main.and_then(|c| c.after.as_deref());
         if vouch {
@@ -892,6 +916,42 @@ impl<S: Storage> Memory<S> {
             Ok(msg)
         })
         .await
+    }
+
+    /// The earlier versions of skill `name`'s files that writes replaced
+    /// or removed, newest first.
+    pub async fn skill_versions(&mut self, name: &str) -> Result<Vec<skills::Version>> {
+        skills::check_name("skill name", name)?;
+        let names = self.storage.list_under(skills::HISTORY).await?;
+        let mut out = Vec::new();
+        for path in names {
+            let Some(rest) = path.strip_prefix(skills::HISTORY) else {
+                continue;
+            };
+            let mut it = rest.splitn(4, '/');
+            let (Some(_), Some(n), Some(ms), Some(file)) =
+                (it.next(), it.next(), it.next(), it.next())
+            else {
+                continue;
+            };
+            let Ok(replaced) = ms.parse::<u64>() else {
+                continue;
+            };
+            if n != name {
+                continue;
+            }
+            let Some(text) = self.read_text(&path).await? else {
+                continue;
+            };
+            out.push(skills::Version {
+                replaced,
+                file: file.to_string(),
+                path: path.clone(),
+                text,
+            });
+        }
+        out.sort_by(|a, b| b.replaced.cmp(&a.replaced).then(a.file.cmp(&b.file)));
+        Ok(out)
     }
 
     /// The archived skills, newest first.

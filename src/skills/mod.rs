@@ -33,6 +33,10 @@ pub const DIR: &str = "skills/";
 /// The folder of archived skills in blob names.
 pub const ARCHIVE: &str = "skills/.archive/";
 
+/// The folder of earlier versions of skill files, in blob names:
+/// `skills/.history/<category>/<name>/<ms>/<file>`.
+pub const HISTORY: &str = "skills/.history/";
+
 /// A skill's main file.
 pub const SKILL_FILE: &str = "SKILL.md";
 
@@ -201,6 +205,31 @@ pub fn archived(names: &[String]) -> Vec<(String, String, u64, String)> {
     }
     out.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
     out
+}
+
+/// The skill, category and file a skill blob name holds
+/// (`skills/devops/deploy/references/api.md` → `("devops", "deploy",
+/// "references/api.md")`), or `None` for another name.
+pub fn parts(path: &str) -> Option<(&str, &str, &str)> {
+    let mut it = path.strip_prefix(DIR)?.splitn(3, '/');
+    match (it.next(), it.next(), it.next()) {
+        (Some(c), Some(n), Some(f)) if !c.starts_with('.') && !f.is_empty() => Some((c, n, f)),
+        _ => None,
+    }
+}
+
+/// An earlier version of a skill file, kept when a write replaced or
+/// removed it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Version {
+    /// When the write replaced it, ms since the Unix epoch.
+    pub replaced: u64,
+    /// The file, relative to the skill's folder (`SKILL.md`).
+    pub file: String,
+    /// Its blob name under [`HISTORY`].
+    pub path: String,
+    /// The text it held.
+    pub text: String,
 }
 
 /// Usage and state of one skill that is not in its files.
@@ -376,11 +405,17 @@ impl Plan {
         gist
     }
 
+    /// The changes of the skill's own files (not the archive's or the
+    /// kept versions').
+    fn own(&self) -> impl Iterator<Item = &FileChange> {
+        self.changes
+            .iter()
+            .filter(|c| !c.path.starts_with(ARCHIVE) && !c.path.starts_with(HISTORY))
+    }
+
     fn files_named(&self) -> String {
         let names: Vec<&str> = self
-            .changes
-            .iter()
-            .filter(|c| !c.path.starts_with(ARCHIVE))
+            .own()
             .map(|c| {
                 c.path
                     .rsplit_once(&format!("/{}/", self.name))
@@ -392,7 +427,7 @@ impl Plan {
 
     fn line_counts(&self) -> (usize, usize) {
         let (mut added, mut removed) = (0, 0);
-        for c in self.changes.iter().filter(|c| !c.path.starts_with(ARCHIVE)) {
+        for c in self.own() {
             let before = c.before.as_deref().unwrap_or("");
             let after = c.after.as_deref().unwrap_or("");
             let patch = diffy::create_patch(before, after);
@@ -413,10 +448,7 @@ impl Plan {
     /// file; an archive is one line saying where the files go).
     pub fn diff(&self) -> String {
         let mut out = String::new();
-        for c in &self.changes {
-            if c.path.starts_with(ARCHIVE) {
-                continue;
-            }
+        for c in self.own() {
             let before = c.before.as_deref().unwrap_or("");
             let after = c.after.as_deref().unwrap_or("");
             if self.action == Action::Delete {

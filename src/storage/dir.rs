@@ -29,6 +29,10 @@ pub const LOCK_TIMEOUT: Duration = Duration::from_secs(10);
 /// The folder of skill blob names (`skills/devops/deploy/SKILL.md`).
 const SKILLS: &str = crate::skills::DIR;
 
+/// The hidden folders of the skills tree: archived skills and the earlier
+/// versions of files a write replaced.
+const KEPT: [&str; 2] = [".archive", ".history"];
+
 /// A memories directory.
 #[derive(Debug)]
 pub struct DirStorage {
@@ -120,11 +124,11 @@ pub fn skills_dir(dir: &Path) -> PathBuf {
 }
 
 /// The path of skill blob `skills/<rest>` under `root`: plain parts only
-/// (no `..`, no hidden part but the archive's `.archive` folder).
+/// (no `..`, no hidden part but the top folders of [`KEPT`]).
 fn skill_path(root: &Path, rest: &str) -> Option<PathBuf> {
     let mut path = root.to_path_buf();
     for (i, part) in rest.split('/').enumerate() {
-        let archive = i == 0 && part == ".archive";
+        let archive = i == 0 && KEPT.contains(&part);
         if part.is_empty()
             || (part.starts_with('.') && !archive)
             || part.contains(['\\', '\0'])
@@ -138,7 +142,7 @@ fn skill_path(root: &Path, rest: &str) -> Option<PathBuf> {
 }
 
 /// Every file under `at`, as `prefix` + its relative path (hidden files,
-/// temp files and folders skipped, except the archive's top folder).
+/// temp files and folders skipped, except the top folders of [`KEPT`]).
 fn walk(at: &Path, prefix: &str, depth: usize, out: &mut Vec<String>) {
     let Ok(entries) = fs::read_dir(at) else {
         return;
@@ -147,7 +151,7 @@ fn walk(at: &Path, prefix: &str, depth: usize, out: &mut Vec<String>) {
         let Some(name) = entry.file_name().to_str().map(str::to_string) else {
             continue;
         };
-        let archive = depth == 0 && name == ".archive";
+        let archive = depth == 0 && KEPT.contains(&name.as_str());
         if name.starts_with('.') && !archive {
             continue;
         }

@@ -107,6 +107,7 @@ macro_rules! behaviour_suite {
             sectors_and_the_journey_hold_notes_and_skills
             usage_is_counted_lazily_and_stale_skills_are_archived_not_deleted
             random_skill_tool_calls_never_panic
+            what_a_skill_write_replaces_is_kept_as_an_earlier_version
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]

@@ -470,3 +470,46 @@ pub async fn random_skill_tool_calls_never_panic() {
         assert!(l.problem.is_none(), "{l:?}");
     }
 }
+
+pub async fn what_a_skill_write_replaces_is_kept_as_an_earlier_version() {
+    let s = storage();
+    let mut m = open(&s, Default::default()).await;
+    ok(&create(&mut m, "deploy-checklist", DEPLOY).await);
+    assert!(m.skill_versions("deploy-checklist").await.unwrap().is_empty());
+    // The user edits the file by hand; the agent then patches it.
+    let by_hand = DEPLOY.replace("Run the tests.", "Run the tests (all of them).");
+    s.clone()
+        .write("skills/devops/deploy-checklist/SKILL.md", by_hand.as_bytes())
+        .await
+        .unwrap();
+    ok(&m
+        .skill_tool(&json!({"action": "patch", "name": "deploy-checklist", "old_string": "Tag the release.", "new_string": "Sign the release."}))
+        .await);
+    ok(&m
+        .skill_tool(&json!({"action": "write_file", "name": "deploy-checklist", "file_path": "notes.md", "file_content": "one\n"}))
+        .await);
+    ok(&m
+        .skill_tool(&json!({"action": "remove_file", "name": "deploy-checklist", "file_path": "notes.md"}))
+        .await);
+    let versions = m.skill_versions("deploy-checklist").await.unwrap();
+    let texts: Vec<(&str, &str)> = versions
+        .iter()
+        .map(|v| (v.file.as_str(), v.text.as_str()))
+        .collect();
+    assert!(texts.contains(&("SKILL.md", by_hand.as_str())), "{texts:?}");
+    assert!(texts.contains(&("notes.md", "one\n")), "{texts:?}");
+    // Kept versions are neither skills nor archived skills, and their diff
+    // and gist stay about the skill's own files.
+    assert_eq!(m.skills().await.unwrap().len(), 1);
+    assert!(m.archived_skills().await.unwrap().is_empty());
+    let mut gated = open(&s, config(json!({"skills": {"write_approval": true}}))).await;
+    let r = gated
+        .skill_tool(&json!({"action": "patch", "name": "deploy-checklist", "old_string": "Sign", "new_string": "Sign and tag"}))
+        .await;
+    let diff = gated.skill_diff(r["pending_id"].as_str().unwrap()).await.unwrap();
+    assert!(!diff.contains(".history"), "{diff}");
+    assert_eq!(
+        gated.pending_skills().await.unwrap()[0].gist,
+        "patch SKILL.md of 'deploy-checklist' (+1 −1 lines)"
+    );
+}

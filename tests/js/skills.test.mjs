@@ -259,6 +259,24 @@ test('storage "fs" keeps skills in the CLI\'s layout, reads hand-placed ones, an
   await w.close();
 });
 
+test('what a skill write replaces is kept: skillVersions(), and storage "fs" under <root>/skills/.history', async () => {
+  const root = tmp();
+  const m = await Memory.open({ storage: "fs", dir: join(root, "memories") });
+  ok(await create(m, "deploy-checklist", DEPLOY));
+  ok(await m.skillTool({ action: "patch", name: "deploy-checklist", old_string: "Tag the release.", new_string: "Sign the release." }));
+  const versions = await m.skillVersions("deploy-checklist");
+  assert.equal(versions.length, 1);
+  assert.equal(versions[0].file, "SKILL.md");
+  assert.equal(versions[0].text, DEPLOY);
+  assert.ok(versions[0].path.startsWith("skills/.history/devops/deploy-checklist/"), versions[0].path);
+  const kept = filesUnder(join(root, "skills", ".history"));
+  assert.equal(kept.length, 1);
+  assert.match(kept[0], /^devops\/deploy-checklist\/\d+\/SKILL\.md$/);
+  assert.equal((await m.skills()).length, 1);
+  await assert.rejects(m.skillVersions("../x"), (e) => e.code === "invalid-input");
+  await m.close();
+});
+
 test("a storage adapter keeps skill blob names as they are", async () => {
   const adapter = mapAdapter();
   const m = await Memory.open({ storage: adapter });

@@ -10,6 +10,7 @@ import {
   wasmMemoryBytes,
   type ApprovalStatus,
   type ArchivedSkill,
+  type SkillVersion,
   type Category,
   type CategoryName,
   type Embedder,
@@ -470,6 +471,8 @@ export async function skills(memory: Memory): Promise<void> {
   expectType<string>(await memory.archiveSkill("deploy-checklist"));
   const archived: ArchivedSkill[] = await memory.archivedSkills();
   for (const a of archived) expectType<number>(a.archived);
+  const versions: SkillVersion[] = await memory.skillVersions("deploy-checklist");
+  for (const v of versions) expectType<string>(v.file + v.path + v.text + String(v.replaced));
   expectType<string>(await memory.restoreSkill("deploy-checklist"));
   await memory.pinSkill("deploy-checklist");
   await memory.pinSkill("deploy-checklist", false);

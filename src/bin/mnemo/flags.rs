@@ -1074,6 +1074,17 @@ pub enum SkillsCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Earlier versions of a skill's files that writes replaced or removed
+    History {
+        /// The skill's name
+        name: String,
+        /// Print each version's whole text too
+        #[arg(long)]
+        full: bool,
+        /// Print them as JSON (with their text)
+        #[arg(long)]
+        json: bool,
+    },
     /// Bring back the newest archived copy of a skill
     Restore {
         /// The skill's name

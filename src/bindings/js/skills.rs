@@ -197,6 +197,20 @@ impl JsMemory {
         })
     }
 
+    /// The earlier versions of skill `name`'s files that writes replaced
+    /// or removed, newest first: `[{replaced, file, path, text}]`.
+    #[wasm_bindgen(js_name = skillVersions, unchecked_return_type = "Promise<SkillVersion[]>")]
+    pub fn skill_versions(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+    ) -> Promise {
+        let decoded = name_of(&name);
+        with_open(&self.inner, async move |memory| {
+            let name = decoded.map_err(throw)?;
+            from_serde(&memory.skill_versions(&name).await.map_err(throw)?)
+        })
+    }
+
     /// Brings back the newest archived copy of skill `name`; resolves to
     /// what was done.
     #[wasm_bindgen(js_name = restoreSkill, unchecked_return_type = "Promise<string>")]

@@ -1196,6 +1196,18 @@ export interface ArchivedSkill {
   archived: number;
 }
 
+/** An earlier version of a skill file (`skillVersions()`), kept when a write replaced or removed it. */
+export interface SkillVersion {
+  /** When the write replaced it, ms since the Unix epoch. */
+  replaced: number;
+  /** The file, relative to the skill's folder (`SKILL.md`). */
+  file: string;
+  /** Its blob name under `skills/.history/`. */
+  path: string;
+  /** The text it held. */
+  text: string;
+}
+
 /** What a skill write does: the tool's write actions. */
 export type SkillWriteAction = "create" | "edit" | "patch" | "write_file" | "remove_file" | "delete";
 

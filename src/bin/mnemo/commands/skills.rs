@@ -224,6 +224,33 @@ pub fn skills(paths: &Paths, command: SkillsCommand) -> Result<ExitCode> {
                 out(&text)?;
             }
         }
+        SkillsCommand::History { name, full, json } => {
+            let versions = run_ready(memory.skill_versions(&name))??;
+            if json {
+                out(&pretty(&versions)?)?;
+            } else if versions.is_empty() {
+                out(&format!("no earlier versions of skill '{name}'\n"))?;
+            } else {
+                let mut text = String::new();
+                for v in &versions {
+                    text.push_str(&format!(
+                        "{}  {}  ({} chars)  {}\n",
+                        when(v.replaced),
+                        v.file,
+                        v.text.chars().count(),
+                        v.path
+                    ));
+                    if full {
+                        text.push_str(&v.text);
+                        if !v.text.ends_with('\n') {
+                            text.push('\n');
+                        }
+                        text.push('\n');
+                    }
+                }
+                out(&text)?;
+            }
+        }
         SkillsCommand::Restore { name } => {
             let message = run_ready(memory.restore_skill(&name))??;
             out(&format!("{message}\n"))?;
