@@ -155,14 +155,20 @@ impl<S: Storage> Memory<S> {
             .collect())
     }
 
-    fn usage_of(&self, name: &str) -> Usage {
-        let mut usage = self
-            .skills
+    /// The usage of skill `name` as stored (without the views not yet
+    /// written).
+    fn stored_usage(&self, name: &str) -> Usage {
+        self.skills
             .meta
             .skills
             .get(name)
             .cloned()
-            .unwrap_or_default();
+            .unwrap_or_default()
+    }
+
+    /// The usage of skill `name` with the views not yet written.
+    fn usage_of(&self, name: &str) -> Usage {
+        let mut usage = self.stored_usage(name);
         for (_, at) in self.skills.views.iter().filter(|(n, _)| n == name) {
             usage.views += 1;
             usage.last_used = Some(usage.last_used.unwrap_or(0).max(*at));
@@ -1076,13 +1082,7 @@ impl<S: Storage> Memory<S> {
             .list
             .iter()
             .filter(|s| {
-                let u = self
-                    .skills
-                    .meta
-                    .skills
-                    .get(&s.name)
-                    .cloned()
-                    .unwrap_or_default();
+                let u = self.stored_usage(&s.name);
                 let last = u.last_used.unwrap_or(0).max(u.changed).max(u.created);
                 !u.pinned && last < cutoff
             })
@@ -1135,13 +1135,7 @@ impl<S: Storage> Memory<S> {
             .iter()
             .filter(|s| s.problem.is_none())
             .map(|s| {
-                let u = self
-                    .skills
-                    .meta
-                    .skills
-                    .get(&s.name)
-                    .cloned()
-                    .unwrap_or_default();
+                let u = self.stored_usage(&s.name);
                 crate::journey::SkillStamp {
                     name: s.name.clone(),
                     first_seen: u.created,

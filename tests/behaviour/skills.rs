@@ -475,11 +475,18 @@ pub async fn what_a_skill_write_replaces_is_kept_as_an_earlier_version() {
     let s = storage();
     let mut m = open(&s, Default::default()).await;
     ok(&create(&mut m, "deploy-checklist", DEPLOY).await);
-    assert!(m.skill_versions("deploy-checklist").await.unwrap().is_empty());
+    assert!(m
+        .skill_versions("deploy-checklist")
+        .await
+        .unwrap()
+        .is_empty());
     // The user edits the file by hand; the agent then patches it.
     let by_hand = DEPLOY.replace("Run the tests.", "Run the tests (all of them).");
     s.clone()
-        .write("skills/devops/deploy-checklist/SKILL.md", by_hand.as_bytes())
+        .write(
+            "skills/devops/deploy-checklist/SKILL.md",
+            by_hand.as_bytes(),
+        )
         .await
         .unwrap();
     ok(&m
@@ -489,7 +496,9 @@ pub async fn what_a_skill_write_replaces_is_kept_as_an_earlier_version() {
         .skill_tool(&json!({"action": "write_file", "name": "deploy-checklist", "file_path": "notes.md", "file_content": "one\n"}))
         .await);
     ok(&m
-        .skill_tool(&json!({"action": "remove_file", "name": "deploy-checklist", "file_path": "notes.md"}))
+        .skill_tool(
+            &json!({"action": "remove_file", "name": "deploy-checklist", "file_path": "notes.md"}),
+        )
         .await);
     let versions = m.skill_versions("deploy-checklist").await.unwrap();
     let texts: Vec<(&str, &str)> = versions
@@ -506,7 +515,10 @@ pub async fn what_a_skill_write_replaces_is_kept_as_an_earlier_version() {
     let r = gated
         .skill_tool(&json!({"action": "patch", "name": "deploy-checklist", "old_string": "Sign", "new_string": "Sign and tag"}))
         .await;
-    let diff = gated.skill_diff(r["pending_id"].as_str().unwrap()).await.unwrap();
+    let diff = gated
+        .skill_diff(r["pending_id"].as_str().unwrap())
+        .await
+        .unwrap();
     assert!(!diff.contains(".history"), "{diff}");
     assert_eq!(
         gated.pending_skills().await.unwrap()[0].gist,
