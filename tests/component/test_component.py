@@ -10,8 +10,14 @@ import os
 import time
 import unittest
 
+import sys
+import tempfile
+
 import wasmtime
 import wasmtime.component as wc
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "examples"))
+from component_host import MnemoHost, load_component  # noqa: E402
 
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 COMPONENT = os.path.join(ROOT, "target", "component", "mnemo.wasip2.wasm")
@@ -72,6 +78,49 @@ def op(action, target, content=None, old_text=None):
     rec.content = content
     setattr(rec, "old-text", old_text)
     return wc.Variant("write", rec)
+
+
+class PrecompiledTest(unittest.TestCase):
+    """The ahead-of-time path: code compiled once, loaded by later hosts."""
+
+    def test_a_cache_is_written_then_loaded_and_a_bad_one_is_rebuilt(self):
+        if not os.path.exists(COMPONENT):
+            self.skipTest("run scripts/build-component.sh first")
+        with tempfile.TemporaryDirectory() as d:
+            cache = os.path.join(d, "mnemo.wasip2.cwasm")
+            first = MnemoHost({}, COMPONENT, cache)
+            self.assertFalse(first.from_cache)
+            self.assertTrue(os.path.getsize(cache) > 0)
+            blobs = {"MEMORY.md": b"# Staging\nstaging listens on port 2222"}
+            second = MnemoHost(blobs, COMPONENT, cache)
+            self.assertTrue(second.from_cache)
+            memory = ok(second.call("[static]memory.open", None))
+            self.assertIn("port 2222", second.call("[method]memory.system-prompt", memory))
+            # A damaged or foreign cache is refused by wasmtime and rebuilt.
+            with open(cache, "wb") as f:
+                f.write(b"not compiled code")
+            _, from_cache = load_component(wasmtime.Engine(), COMPONENT, cache)
+            self.assertFalse(from_cache)
+            _, from_cache = load_component(wasmtime.Engine(), COMPONENT, cache)
+            self.assertTrue(from_cache)
+
+    def test_the_precompile_script_writes_what_a_host_loads(self):
+        if not os.path.exists(COMPONENT):
+            self.skipTest("run scripts/build-component.sh first")
+        sys.path.insert(0, os.path.join(ROOT, "scripts"))
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location(
+            "precompile", os.path.join(ROOT, "scripts", "precompile-component.py")
+        )
+        precompile = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(precompile)
+        with tempfile.TemporaryDirectory() as d:
+            out = os.path.join(d, "m.cwasm")
+            self.assertTrue(precompile.precompile(COMPONENT, out) > 0)
+            host = MnemoHost({}, COMPONENT, out)
+            self.assertTrue(host.from_cache)
+            ok(host.call("[static]memory.open", None))
 
 
 def ok(result):
