@@ -92,9 +92,18 @@ test("the JSON API answers only its token's bearer, refuses oversized bodies, an
     assert.equal(status.body.memory.entries, 0);
     assert.deepEqual((await w.call("/w/team/log")).body, []);
     // An oversized body is refused before it is parsed.
-    const big = await w.call("/w/team/import", { "MEMORY.md": "x".repeat(5 * 1024 * 1024) });
-    assert.equal(big.status, 413);
-    assert.equal(big.body.code, "too-long");
+    // (The Worker answers before the upload ends; a busy machine may see
+    // the connection closed under the upload instead of the 413.)
+    let big = null;
+    try {
+      big = await w.call("/w/team/import", { "MEMORY.md": "x".repeat(5 * 1024 * 1024) });
+    } catch (e) {
+      assert.equal(e.name, "TypeError", String(e));
+    }
+    if (big) {
+      assert.equal(big.status, 413);
+      assert.equal(big.body.code, "too-long");
+    }
     assert.equal((await w.call("/w/team/status")).body.memory.entries, 0);
     // A workspace name that is not a plain name never reaches a Durable Object.
     for (const path of ["/w/../tool", "/w/a%2Fb/status", "/w/" + "x".repeat(65) + "/status", "/w/team/../status"]) {
