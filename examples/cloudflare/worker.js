@@ -34,6 +34,14 @@
 // client's `clientInfo.name` from `initialize` names its writes: it travels
 // in the `Mcp-Session-Id` the server hands out, so no state is kept for it.
 //
+// The JSON API is the memory's whole surface (its notes, its history, an
+// import that replaces them), so every JSON request needs `Authorization:
+// Bearer <token>`, the deployment's secret MNEMO_TOKEN (`npx wrangler
+// secret put MNEMO_TOKEN`), checked in constant time before the Durable
+// Object is reached: a missing or wrong token is 401, and with no secret
+// set the JSON API answers 503 (off, as the MCP endpoint without its own
+// secret). A body over 4 MiB is 413. Nothing is read or written either way.
+//
 // Every request may name its agent (`?agent=NAME` or the `x-mnemo-agent`
 // header): its writes and log lines carry the name. The Durable Object runs
 // one request's memory calls at a time, so two clients never see each
@@ -55,6 +63,8 @@ const json = (value, status = 200, headers = {}) =>
 const MCP_VERSIONS = ["2025-06-18", "2025-03-26", "2024-11-05"];
 /** The largest JSON-RPC message accepted, in bytes. */
 const MAX_MCP_BYTES = 4 * 1024 * 1024;
+/** The largest JSON API body accepted, in bytes (a full import is far less). */
+const MAX_JSON_BYTES = 4 * 1024 * 1024;
 
 const rpcError = (id, code, message, status = 200) => json({ jsonrpc: "2.0", id, error: { code, message } }, status);
 
@@ -122,8 +132,12 @@ export class Workspace {
     if (op === "mcp") return this.mcp(request);
     let body;
     if (request.method === "POST") {
+      const text = await request.text();
+      if (new TextEncoder().encode(text).length > MAX_JSON_BYTES) {
+        return json({ error: `the body is over ${MAX_JSON_BYTES} bytes`, code: "too-long" }, 413);
+      }
       try {
-        body = await request.json();
+        body = JSON.parse(text);
       } catch {
         return json({ error: "the body is not JSON", code: "invalid-input" }, 400);
       }
@@ -265,6 +279,20 @@ export default {
         return json({ error: "a bearer token is required: Authorization: Bearer <MNEMO_MCP_TOKEN>", code: "invalid-input" }, 401, {
           "www-authenticate": 'Bearer realm="mnemo"',
         });
+      }
+    } else {
+      // The JSON API: the same gate with its own secret.
+      if (!env.MNEMO_TOKEN) {
+        return json({ error: "the JSON API is off: set the secret MNEMO_TOKEN (npx wrangler secret put MNEMO_TOKEN)", code: "unsupported" }, 503);
+      }
+      if (!(await authorized(request, env.MNEMO_TOKEN))) {
+        return json({ error: "a bearer token is required: Authorization: Bearer <MNEMO_TOKEN>", code: "invalid-input" }, 401, {
+          "www-authenticate": 'Bearer realm="mnemo"',
+        });
+      }
+      const length = Number(request.headers.get("content-length") ?? 0);
+      if (length > MAX_JSON_BYTES) {
+        return json({ error: `the body is over ${MAX_JSON_BYTES} bytes`, code: "too-long" }, 413);
       }
     }
     const stub = env.WORKSPACE.get(env.WORKSPACE.idFromName(match[1]));

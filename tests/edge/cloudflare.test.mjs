@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { running, serve, stage } from "./hosts.mjs";
+import { API_TOKEN, running, serve, stage } from "./hosts.mjs";
 
 after(() => running.forEach((p) => p.kill("SIGKILL")));
 
@@ -57,4 +57,68 @@ test("a workspace is shared, serialises writers and survives a restart", async (
   const files = (await w.call("/w/team/export")).body;
   assert.equal(files["MEMORY.md"].split("\n§\n").length, 30);
   await w.stop();
+});
+
+test("the JSON API answers only its token's bearer, refuses oversized bodies, and is off without a secret", async () => {
+  const disk = mkdtempSync(join(tmpdir(), "mnemo-do-"));
+  const w = await serve(stage(), disk);
+  try {
+    const routes = [
+      ["POST", "tool", { action: "add", target: "memory", content: "Deploys run on Fridays" }],
+      ["GET", "prompt"],
+      ["POST", "session", {}],
+      ["POST", "context", { message: "deploys" }],
+      ["POST", "search", { query: "deploys" }],
+      ["GET", "status"],
+      ["GET", "export"],
+      ["POST", "import", { "MEMORY.md": "Injected by a stranger" }],
+      ["POST", "log", { note: "a stranger was here" }],
+      ["GET", "log"],
+      ["GET", "history"],
+      ["POST", "curate", { dryRun: false }],
+    ];
+    for (const authorization of [undefined, "Bearer wrong-token", `Basic ${API_TOKEN}`, "Bearer "]) {
+      for (const [method, op, body] of routes) {
+        const headers = authorization ? { authorization } : {};
+        const r = await fetch(`${w.base}/w/team/${op}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
+        assert.equal(r.status, 401, `${method} ${op} with ${authorization}`);
+        assert.match(r.headers.get("www-authenticate") ?? "", /^Bearer/);
+        assert.equal((await r.json()).code, "invalid-input");
+      }
+    }
+    // Nothing was written or read: the workspace is as new.
+    const status = await w.call("/w/team/status");
+    assert.equal(status.status, 200);
+    assert.equal(status.body.memory.entries, 0);
+    assert.deepEqual((await w.call("/w/team/log")).body, []);
+    // An oversized body is refused before it is parsed.
+    // (The Worker answers before the upload ends; a busy machine may see
+    // the connection closed under the upload instead of the 413.)
+    let big = null;
+    try {
+      big = await w.call("/w/team/import", { "MEMORY.md": "x".repeat(5 * 1024 * 1024) });
+    } catch (e) {
+      assert.equal(e.name, "TypeError", String(e));
+    }
+    if (big) {
+      assert.equal(big.status, 413);
+      assert.equal(big.body.code, "too-long");
+    }
+    assert.equal((await w.call("/w/team/status")).body.memory.entries, 0);
+    // A workspace name that is not a plain name never reaches a Durable Object.
+    for (const path of ["/w/../tool", "/w/a%2Fb/status", "/w/" + "x".repeat(65) + "/status", "/w/team/../status"]) {
+      assert.equal((await fetch(`${w.base}${path}`, { headers: { authorization: `Bearer ${API_TOKEN}` } })).status, 404, path);
+    }
+  } finally {
+    await w.stop();
+  }
+  // No secret: the JSON API is off.
+  const off = await serve(stage({ apiToken: null }), mkdtempSync(join(tmpdir(), "mnemo-do-")));
+  try {
+    const r = await off.call("/w/team/status");
+    assert.equal(r.status, 503);
+    assert.equal(r.body.code, "unsupported");
+  } finally {
+    await off.stop();
+  }
 });

@@ -2,7 +2,7 @@
 // benchmark: examples/cloudflare under workerd (npm), examples/fastly under
 // Viceroy (when installed).
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, mkdtempSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, dirname, relative } from "node:path";
@@ -15,11 +15,16 @@ const web = join(root, "pkg", "lean", "web");
 if (!existsSync(join(web, "mnemo_bg.wasm"))) throw new Error("pkg/lean/web is missing: run scripts/build-js.sh first");
 const workerd = join(root, "node_modules", ".bin", "workerd");
 
+/** The JSON API's secret the tests' workers get unless told otherwise. */
+export const API_TOKEN = "json-api-test-token";
+
 /**
  * The worker's files and a workerd config in a fresh directory; `token`
- * becomes the MNEMO_MCP_TOKEN secret (none: the MCP endpoint is off).
+ * becomes the MNEMO_MCP_TOKEN secret (none: the MCP endpoint is off),
+ * `apiToken` the MNEMO_TOKEN secret of the JSON API (default
+ * [`API_TOKEN`]; `null`: none, the JSON API is off). `serve` sends it.
  */
-export function stage({ token } = {}) {
+export function stage({ token, apiToken = API_TOKEN } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "mnemo-workerd-"));
   cpSync(join(root, "examples", "cloudflare", "worker.js"), join(dir, "worker.js"));
   // The MCP tools the worker shares with `npx mnemo mcp`.
@@ -53,10 +58,11 @@ const worker :Workerd.Worker = (
   durableObjectStorage = (localDisk = "disk"),
   bindings = [ (name = "WORKSPACE", durableObjectNamespace = "Workspace")${
     token === undefined ? "" : `, (name = "MNEMO_MCP_TOKEN", text = ${JSON.stringify(token)})`
-  } ],
+  }${apiToken == null ? "" : `, (name = "MNEMO_TOKEN", text = ${JSON.stringify(apiToken)})`} ],
 );
 `,
   );
+  if (apiToken != null) writeFileSync(join(dir, "api-token"), apiToken);
   return dir;
 }
 
@@ -76,7 +82,7 @@ export const running = [];
  * port), waits until it answers HTTP on 127.0.0.1 and resolves with
  * `{call(path, body?), stop()}`; `call` POSTs `body` as JSON when given.
  */
-async function start(name, command, args) {
+async function start(name, command, args, headers = {}) {
   const port = await freePort();
   const child = spawn(command, args.map((a) => a.replaceAll("{port}", port)), { stdio: ["ignore", "pipe", "pipe"] });
   running.push(child);
@@ -94,7 +100,7 @@ async function start(name, command, args) {
     }
   }
   const call = async (path, body) => {
-    const r = await fetch(`${base}${path}`, body === undefined ? {} : { method: "POST", body: JSON.stringify(body) });
+    const r = await fetch(`${base}${path}`, body === undefined ? { headers } : { method: "POST", headers, body: JSON.stringify(body) });
     return { status: r.status, body: await r.json() };
   };
   const stop = () =>
@@ -106,15 +112,19 @@ async function start(name, command, args) {
   return { base, call, stop };
 }
 
-/** workerd serving the staged `dir`, Durable Object storage in `disk`. */
+/**
+ * workerd serving the staged `dir`, Durable Object storage in `disk`;
+ * `call` sends the JSON API's token the stage wrote (if any).
+ */
 export function serve(dir, disk) {
-  return start("workerd", workerd, [
-    "serve",
-    join(dir, "config.capnp"),
-    "--experimental",
-    "--socket-addr=http=127.0.0.1:{port}",
-    `--directory-path=disk=${disk}`,
-  ]);
+  const tokenFile = join(dir, "api-token");
+  const headers = existsSync(tokenFile) ? { authorization: `Bearer ${readFileSync(tokenFile, "utf8")}` } : {};
+  return start(
+    "workerd",
+    workerd,
+    ["serve", join(dir, "config.capnp"), "--experimental", "--socket-addr=http=127.0.0.1:{port}", `--directory-path=disk=${disk}`],
+    headers,
+  );
 }
 
 /** The built Fastly app. */
