@@ -533,10 +533,10 @@ pub async fn the_review_can_create_and_patch_skills_under_their_own_gate() {
     let report = m.review(&transcript(), &llm, &|| false).await.unwrap();
     assert_eq!(report.stopped, Stop::Done);
     // Both tools are offered; the skill writes apply and are announced.
-    let offered: Vec<&str> = llm.requests.borrow()[0]
+    let offered: Vec<String> = llm.requests.borrow()[0]
         .tools
         .iter()
-        .map(|t| t["function"]["name"].as_str().unwrap())
+        .map(|t| t["function"]["name"].as_str().unwrap().to_string())
         .collect();
     assert_eq!(offered, ["memory", "skill"]);
     assert_eq!(
