@@ -35,7 +35,7 @@ use crate::tool::{Effect, ToolRequest};
 pub const PROMPT: &str = include_str!("../prompts/review.md");
 
 /// The version of [`PROMPT`]; bumped whenever its text changes.
-pub const PROMPT_VERSION: u32 = 1;
+pub const PROMPT_VERSION: u32 = 2;
 
 /// Messages of the digest kept verbatim, the most recent.
 pub const RECENT: usize = 24;
@@ -448,9 +448,31 @@ pub fn digest(lines: &[Line]) -> String {
     out
 }
 
-/// The memory tool in the chat-completions `tools` shape.
+/// The memory tool and the skill tool in the chat-completions `tools`
+/// shape.
 pub fn tools() -> Vec<Value> {
-    vec![json!({"type": "function", "function": crate::tool::tool_schema()})]
+    vec![
+        json!({"type": "function", "function": crate::tool::tool_schema()}),
+        json!({"type": "function", "function": crate::skills::tool_schema()}),
+    ]
+}
+
+/// The chat line a skill tool answer announces: `💾 Skill 'x' patched`,
+/// or that a skill write waits for approval; none for reads and failures.
+fn skill_line(result: &Value) -> Option<String> {
+    if result["success"] != true {
+        return None;
+    }
+    if let Some(id) = result["pending_id"].as_str() {
+        let name = result["name"].as_str().unwrap_or("?");
+        return Some(format!(
+            "💾 Skill '{name}': a write awaits your approval ({id})"
+        ));
+    }
+    result["message"]
+        .as_str()
+        .filter(|m| m.starts_with('💾'))
+        .map(str::to_string)
 }
 
 /// The live stores as the reviewer sees them: every entry, blocked ones as
@@ -545,6 +567,7 @@ impl<S: Storage> Memory<S> {
         };
         let mut saved: Vec<Effect> = Vec::new();
         let mut staged: Vec<Effect> = Vec::new();
+        let mut skill_lines: Vec<String> = Vec::new();
         // The review's failed writes are its own: they neither count
         // against the agent's turn nor carry over.
         self.end_turn();
@@ -611,17 +634,26 @@ impl<S: Storage> Memory<S> {
                 })).collect::<Vec<_>>(),
             }));
             for call in &reply.calls {
-                let result = if call.name != "memory" {
+                let result = if call.name != "memory" && call.name != "skill" {
                     json!({
                         "success": false,
                         "code": "unknown-action",
                         "error": format!(
-                            "there is no tool {:?} in this review; the only tool is memory",
+                            "there is no tool {:?} in this review; the tools are memory and skill",
                             call.name.chars().take(40).collect::<String>()
                         ),
                     })
                 } else if cancelled() {
                     json!({"success": false, "code": "internal", "error": "the review was cancelled; nothing was written"})
+                } else if call.name == "skill" {
+                    let result = self.skill_tool_from(&call.arguments, Origin::Review).await;
+                    if let Some(line) = skill_line(&result) {
+                        skill_lines.push(line);
+                    }
+                    if let Some(id) = result["pending_id"].as_str() {
+                        report.staged.push(id.to_string());
+                    }
+                    result
                 } else {
                     let outcome = match ToolRequest::parse(&call.arguments) {
                         Ok(request) => self.run_effects(request, Origin::Review, false).await,
@@ -654,13 +686,22 @@ impl<S: Storage> Memory<S> {
         }
         self.end_turn();
         let mode = self.config().display.memory_notifications;
-        let lines: Vec<String> = [
+        let memory_staged: Vec<String> = report
+            .staged
+            .iter()
+            .filter(|id| !id.starts_with('k'))
+            .cloned()
+            .collect();
+        let mut lines: Vec<String> = [
             crate::notify::saved(mode, &saved),
-            crate::notify::staged(mode, &staged, &report.staged),
+            crate::notify::staged(mode, &staged, &memory_staged),
         ]
         .into_iter()
         .flatten()
         .collect();
+        if mode != crate::config::Notifications::Off {
+            lines.extend(skill_lines);
+        }
         report.notification = (!lines.is_empty()).then(|| lines.join("\n"));
         Ok(report)
     }

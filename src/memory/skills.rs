@@ -203,6 +203,12 @@ impl<S: Storage> Memory<S> {
     /// Runs one call of the `skill` tool. Never fails: what went wrong is
     /// in the answer (`{success: false, error, code}`).
     pub async fn skill_tool(&mut self, args: &Value) -> Value {
+        self.skill_tool_from(args, Origin::Foreground).await
+    }
+
+    /// [`Memory::skill_tool`] for a write from `origin` (the background
+    /// review's, say).
+    pub(crate) async fn skill_tool_from(&mut self, args: &Value, origin: Origin) -> Value {
         let request = match skills::parse_request(args) {
             Ok(r) => r,
             Err(e) => return failure(&e),
@@ -212,13 +218,18 @@ impl<S: Storage> Memory<S> {
             .and_then(Value::as_str)
             .map(str::to_string)
             .or_else(|| self.agent.clone());
-        match self.skill_request(request, agent.as_deref()).await {
+        match self.skill_request(request, agent.as_deref(), origin).await {
             Ok(v) => v,
             Err(e) => failure(&e),
         }
     }
 
-    async fn skill_request(&mut self, request: Request, agent: Option<&str>) -> Result<Value> {
+    async fn skill_request(
+        &mut self,
+        request: Request,
+        agent: Option<&str>,
+        origin: Origin,
+    ) -> Result<Value> {
         match request {
             Request::List { category } => {
                 let listed = self.skills().await?;
@@ -301,10 +312,8 @@ impl<S: Storage> Memory<S> {
             }
             Request::Write(w) => {
                 let agent = agent.map(str::to_string);
-                self.locked(async move |m| {
-                    m.skill_write(w, agent.as_deref(), Origin::Foreground).await
-                })
-                .await
+                self.locked(async move |m| m.skill_write(w, agent.as_deref(), origin).await)
+                    .await
             }
         }
     }

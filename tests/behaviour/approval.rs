@@ -511,3 +511,60 @@ pub async fn the_review_on_another_model_sends_a_digest_and_stages_under_approva
     assert!(!body.contains("Ignore all previous"));
     assert!(body.contains("[BLOCKED"));
 }
+
+fn skill_call(id: &str, args: Value) -> Value {
+    json!({"id": id, "type": "function", "function": {"name": "skill", "arguments": args.to_string()}})
+}
+
+pub async fn the_review_can_create_and_patch_skills_under_their_own_gate() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    let skill = "---\nname: release-steps\ndescription: Cut a release\ncategory: devops\n---\n1. Run the tests.\n2. Tag.\n";
+    let llm = Scripted::new(vec![
+        calls(vec![skill_call(
+            "c1",
+            json!({"action": "create", "name": "release-steps", "content": skill}),
+        )]),
+        calls(vec![skill_call(
+            "c2",
+            json!({"action": "patch", "name": "release-steps", "old_string": "2. Tag.", "new_string": "2. Sign and tag."}),
+        )]),
+    ]);
+    let report = m.review(&transcript(), &llm, &|| false).await.unwrap();
+    assert_eq!(report.stopped, Stop::Done);
+    // Both tools are offered; the skill writes apply and are announced.
+    let offered: Vec<String> = llm.requests.borrow()[0]
+        .tools
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(offered, ["memory", "skill"]);
+    assert_eq!(
+        report.notification.as_deref(),
+        Some("💾 Skill 'release-steps' created\n💾 Skill 'release-steps' patched")
+    );
+    assert!(text(&s, "skills/devops/release-steps/SKILL.md")
+        .unwrap()
+        .contains("2. Sign and tag."));
+    // Under the skills gate the review's skill writes wait for the user.
+    let mut gated = open(
+        &s,
+        super::config(json!({"skills": {"write_approval": true}})),
+    )
+    .await;
+    let llm = Scripted::new(vec![calls(vec![skill_call(
+        "c3",
+        json!({"action": "patch", "name": "release-steps", "old_string": "Run the tests.", "new_string": "Run every test."}),
+    )])]);
+    let report = gated.review(&transcript(), &llm, &|| false).await.unwrap();
+    assert_eq!(report.staged, ["k1"]);
+    assert_eq!(
+        report.notification.as_deref(),
+        Some("💾 Skill 'release-steps': a write awaits your approval (k1)")
+    );
+    let pending = gated.pending_skills().await.unwrap();
+    assert_eq!(pending[0].origin, Origin::Review);
+    assert!(text(&s, "skills/devops/release-steps/SKILL.md")
+        .unwrap()
+        .contains("Run the tests."));
+}

@@ -108,6 +108,7 @@ macro_rules! behaviour_suite {
             usage_is_counted_lazily_and_stale_skills_are_archived_not_deleted
             random_skill_tool_calls_never_panic
             what_a_skill_write_replaces_is_kept_as_an_earlier_version
+            the_review_can_create_and_patch_skills_under_their_own_gate
         );
         // Sessions need SQLite (a build without it has none).
         #[cfg(feature = "sqlite")]
