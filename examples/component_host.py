@@ -35,6 +35,9 @@ def load_component(engine, wasm=WASM, cache=None):
     cache = cache or os.path.splitext(wasm)[0] + ".cwasm"
     try:
         if os.path.getmtime(cache) >= os.path.getmtime(wasm):
+            # Mapped, not read (0.6 ms against 4.5 ms): so the file is
+            # only ever replaced by a rename (below), never rewritten in
+            # place under a running host.
             return wc.Component.deserialize_file(engine, cache), True
     except (OSError, wasmtime.WasmtimeError):
         pass  # missing, stale, or made by another wasmtime or CPU
