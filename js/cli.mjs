@@ -34,6 +34,15 @@ every other command). Write approval over a memories directory:
                           the history
   approval [on|off]       show, or switch, write approval for this memory
                           (kept with the memory; it wins over the config)
+Learned skills (<root>/skills beside the memories):
+  skills [list]           the skills: name, category, description, usage
+  skills pending          the staged skill writes, a one-line gist each
+  skills diff ID          the full unified diff of a staged skill write
+  skills approve ID|all   apply a staged skill write (checked again)
+  skills reject ID|all    drop a staged skill write
+  skills approval on|off  switch skill write approval for this memory (a
+                          write the scanner flags waits anyway)
+  skills restore NAME     bring back an archived skill
   mcp                     serve the memory as an MCP server over stdio: the
                           tools memory, skill, session_search, recall and
                           sectors and the resources mnemo://prompt,
@@ -358,9 +367,10 @@ async function run(cli) {
   }
   if (cli.command === "mcp") return mcp(cli);
   if (cli.command === "sessions") return sessions(cli);
+  if (cli.command === "skills") return skills(cli);
   if (cli.agent !== null) throw new UsageError("--agent goes with mcp and sessions import");
   if (cli.from !== null) throw new UsageError("--from goes with sessions import");
-  const known = ["pending", "approve", "reject", "approval", "mcp", "sessions import"];
+  const known = ["pending", "approve", "reject", "approval", "skills", "mcp", "sessions import"];
   if (!known.includes(cli.command)) {
     throw new UsageError(
       `unknown command ${JSON.stringify(cli.command)}; this command has ${known.join(", ")} (the native mnemo CLI has the others)`,
@@ -415,6 +425,117 @@ async function run(cli) {
       case "approval": {
         const status = switchTo === undefined ? (await memory.status()).approval : await memory.setApproval(switchTo);
         print(status, () => console.log(describeApproval(status)));
+        return 0;
+      }
+    }
+  } finally {
+    await memory.close();
+  }
+  return 0;
+}
+
+/** `mnemo skills …`: the user's side of the learned skills. */
+async function skills(cli) {
+  if (cli.agent !== null) throw new UsageError("--agent goes with mcp and sessions import");
+  if (cli.from !== null) throw new UsageError("--from goes with sessions import");
+  if (cli.edit !== null) throw new UsageError("--edit goes with approve");
+  const [action = "list", ...rest] = cli.args;
+  const one = (what) => {
+    if (rest.length !== 1) throw new UsageError(`skills ${action} takes one argument: ${what}`);
+    return rest[0];
+  };
+  const none = () => {
+    if (rest.length > 0) throw new UsageError(`skills ${action} takes no argument`);
+  };
+  let argument;
+  switch (action) {
+    case "list":
+    case "pending":
+      none();
+      break;
+    case "diff":
+      argument = one("the id of a staged skill write (see `mnemo skills pending`)");
+      break;
+    case "approve":
+    case "reject":
+      argument = one('the id of a staged skill write (see `mnemo skills pending`) or "all"');
+      break;
+    case "restore":
+      argument = one("the name of an archived skill");
+      break;
+    case "approval":
+      if (rest.length !== 1 || !["on", "off"].includes(rest[0])) {
+        throw new UsageError('skills approval takes "on" or "off"');
+      }
+      argument = rest[0] === "on";
+      break;
+    default:
+      throw new UsageError(
+        `unknown skills command ${JSON.stringify(action)}; this command has list, pending, diff, approve, reject, approval and restore (the native mnemo CLI has the others)`,
+      );
+  }
+  // Approving is the user's act: no agent names it.
+  const { memory } = await openLocated(cli, { named: false });
+  try {
+    const print = (value, human) => (cli.json ? console.log(JSON.stringify(value, null, 2)) : human());
+    switch (action) {
+      case "list": {
+        const listed = await memory.skills();
+        print(listed, () => {
+          if (listed.length === 0) console.log("No skills yet; an agent creates them with the skill tool.");
+          for (const s of listed) {
+            const flags = [s.pinned ? "pinned" : null, s.blocked ? "⚠ flagged by the scanner" : null, s.problem ? `⚠ ${s.problem}` : null]
+              .filter(Boolean)
+              .join(" · ");
+            console.log(`${s.name}  (${s.category})  ${s.description}  · viewed ${s.views} · used ${s.uses} · patched ${s.patches}${flags ? ` · ${flags}` : ""}`);
+          }
+        });
+        return 0;
+      }
+      case "pending": {
+        const items = await memory.pendingSkills();
+        print(items, () => {
+          if (items.length === 0) console.log("No skill write is waiting for approval.");
+          for (const s of items) {
+            const meta = [s.origin, s.agent, when(s.created)].filter(Boolean).join(" · ");
+            console.log(`  ${s.id}  ${s.gist}  ${meta}`);
+            if (s.state === "needs_review") console.log(`      needs review: ${s.reason}`);
+          }
+          if (items.length > 0) console.log("`mnemo skills diff ID` shows the whole change; approve ID|all, reject ID|all.");
+        });
+        return 0;
+      }
+      case "diff": {
+        const diff = await memory.skillDiff(argument);
+        print({ id: argument, diff }, () => process.stdout.write(diff));
+        return 0;
+      }
+      case "approve": {
+        const report = await memory.approveSkill(argument);
+        print(report, () => {
+          for (const line of report.applied) console.log(line);
+          if (report.applied.length === 0 && report.not_applied.length === 0) console.log("Nothing was waiting for approval.");
+        });
+        for (const [id, reason] of report.not_applied) {
+          console.error(`not applied: ${id}: ${reason}; it stays as needs_review: reject it with \`mnemo skills reject ${id}\``);
+        }
+        return report.not_applied.length > 0 ? 1 : 0;
+      }
+      case "reject": {
+        const ids = await memory.rejectSkill(argument);
+        print(ids, () => console.log(ids.length > 0 ? `Rejected ${ids.join(", ")}.` : "Nothing was waiting for approval."));
+        return 0;
+      }
+      case "approval": {
+        const on = await memory.setSkillApproval(argument);
+        print({ enabled: on }, () =>
+          console.log(`Skill write approval is ${on ? "on: skill writes wait for `mnemo skills approve`" : "off: skill writes apply at once (a write the scanner flags still waits)"}.`),
+        );
+        return 0;
+      }
+      case "restore": {
+        const message = await memory.restoreSkill(argument);
+        print({ message }, () => console.log(message));
         return 0;
       }
     }

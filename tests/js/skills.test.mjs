@@ -14,11 +14,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFil
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
 // MNEMO_PKG runs these tests against another build (tests/js/lean.test.mjs).
 const pkg = process.env.MNEMO_PKG ?? join(root, "pkg", "node", "mnemo.js");
+const lean = process.env.MNEMO_PKG !== undefined;
 if (!existsSync(pkg)) throw new Error(`${pkg} is missing: run scripts/build-js.sh first`);
 const require = createRequire(import.meta.url);
 const { Memory, errorCodes } = require(pkg);
@@ -543,4 +544,42 @@ test("skillTool never throws on what an LLM sends; the host's mistakes are Mnemo
   ]) {
     await rejects(call(), "closed");
   }
+});
+
+test("npx mnemo skills: list, pending with the gist, diff, approve, reject and the approval switch", { skip: lean && "the command runs on the full build" }, async () => {
+  const cliPath = join(root, "pkg", "cli.mjs");
+  assert.ok(existsSync(cliPath), "pkg/cli.mjs is missing: run scripts/build-js.sh");
+  const npx = (...args) => {
+    const run = spawnSync(process.execPath, [cliPath, ...args], { encoding: "utf8", env: { ...process.env, MNEMO_HOME: "", HOME: tmp() } });
+    assert.equal(run.error, undefined);
+    return run;
+  };
+  const home = tmp();
+  const dir = join(home, "memories");
+  const m = await Memory.open({ storage: "fs", dir, config: { skills: { write_approval: true } }, agent: "scout" });
+  const staged = await create(m, "deploy-checklist", DEPLOY);
+  assert.equal(staged.pending_id, "k1");
+  await m.close();
+
+  let run = npx("skills", "pending", "--dir", dir);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /k1 {2}create skill 'deploy-checklist' in devops \(\+10 −0 lines\) {2}foreground · scout/);
+  run = npx("skills", "diff", "k1", "--dir", dir);
+  assert.match(run.stdout, /^--- \/dev\/null\n\+\+\+ b\/skills\/devops\/deploy-checklist\/SKILL\.md\n/);
+  run = npx("skills", "approve", "all", "--dir", dir);
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /💾 Skill 'deploy-checklist' created \(k1\)/);
+  assert.equal(read(home, "skills", "devops", "deploy-checklist", "SKILL.md"), DEPLOY);
+  run = npx("skills", "--dir", dir, "--json");
+  assert.deepEqual(JSON.parse(run.stdout).map((s) => [s.name, s.category]), [["deploy-checklist", "devops"]]);
+  assert.match(npx("skills", "approval", "off", "--dir", dir).stdout, /Skill write approval is off/);
+  run = npx("skills", "reject", "all", "--dir", dir);
+  assert.match(run.stdout, /Nothing was waiting for approval/);
+  for (const bad of [["skills", "diff"], ["skills", "approve"], ["skills", "approval", "maybe"], ["skills", "fly"], ["skills", "list", "x"]]) {
+    run = npx(...bad, "--dir", dir);
+    assert.equal(run.status, 2, `${bad.join(" ")}: ${run.stdout}`);
+  }
+  run = npx("skills", "diff", "k9", "--dir", dir);
+  assert.equal(run.status, 1);
+  assert.match(run.stderr, /no staged skill write "k9"/);
 });
