@@ -157,18 +157,7 @@ impl Skill {
 /// the folder (relative paths; `SKILL.md` among them when present).
 pub fn folders(names: &[String]) -> BTreeMap<(String, String), Vec<String>> {
     let mut out: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
-    for n in names {
-        let Some(rest) = n.strip_prefix(DIR) else {
-            continue;
-        };
-        let mut parts = rest.splitn(3, '/');
-        let (Some(category), Some(name), Some(file)) = (parts.next(), parts.next(), parts.next())
-        else {
-            continue;
-        };
-        if category.starts_with('.') || file.is_empty() {
-            continue;
-        }
+    for (category, name, file) in names.iter().filter_map(|n| parts(n)) {
         out.entry((category.to_string(), name.to_string()))
             .or_default()
             .push(file.to_string());

@@ -7,7 +7,6 @@ Run: python3 -m unittest discover -s tests/component
 
 import json
 import os
-import time
 import unittest
 
 import sys
@@ -22,53 +21,28 @@ from component_host import MnemoHost, load_component  # noqa: E402
 ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
 COMPONENT = os.path.join(ROOT, "target", "component", "mnemo.wasip2.wasm")
 API = "mnemo:memory/api@0.1.0"
-HOST = "mnemo:memory/host-storage@0.1.0"
 DEPLOY = (
     "---\nname: deploy-checklist\ndescription: Ship a release without surprises\ncategory: devops\n---\n"
     "# Deploy\n1. Run the tests.\n2. Tag the release.\nSee [[Release notes]].\n"
 )
 
 
-class Host:
+class Host(MnemoHost):
     """One component instance over `blobs` (shared between instances to
-    model a host that persists them)."""
+    model a host that persists them): the example host, loading the
+    component's compiled code from its cache."""
 
     def __init__(self, blobs):
         if not os.path.exists(COMPONENT):
             raise RuntimeError(f"{COMPONENT} is missing: run scripts/build-component.sh first")
-        self.blobs = blobs
-        engine = wasmtime.Engine()
-        self.store = wasmtime.Store(engine)
-        self.store.set_wasi(wasmtime.WasiConfig())
-        linker = wc.Linker(engine)
-        linker.add_wasip2()
-        with linker.root() as root:
-            with root.add_instance(HOST) as hs:
-                hs.add_func("read", lambda s, name: self.blobs.get(name))
-                hs.add_func("write", self._write)
-                hs.add_func("delete", self._delete)
-                hs.add_func("names", lambda s: sorted(self.blobs))
-                hs.add_func("now", lambda s: int(time.time() * 1000))
-        component = wc.Component.from_file(engine, COMPONENT)
-        self.instance = linker.instantiate(self.store, component)
-        self.api = self.instance.get_export_index(self.store, API)
-
-    def _write(self, _store, name, data):
-        self.blobs[name] = bytes(data)
-
-    def _delete(self, _store, name):
-        self.blobs.pop(name, None)
+        super().__init__(blobs, COMPONENT)
 
     def func(self, name):
         index = self.instance.get_export_index(self.store, name, self.api)
         return self.instance.get_func(self.store, index)
 
-    def call(self, name, *args):
-        return self.func(name)(self.store, *args)
-
     def open(self, config=None):
-        result = self.call("[static]memory.open", config)
-        return result
+        return self.call("[static]memory.open", config)
 
 
 def op(action, target, content=None, old_text=None):
