@@ -278,16 +278,15 @@ impl<S: Storage> Memory<S> {
                         text_of(&path, bytes)?
                     }
                 };
-                let verdict = crate::scan::scan(&content);
-                let vouched = file_path.is_none()
-                    && self
-                        .skills
-                        .meta
-                        .skills
-                        .get(&name)
-                        .and_then(|u| u.vouched.as_deref())
-                        == Some(skills::digest(&content).as_str());
-                if verdict.blocked && !vouched {
+                // SKILL.md's verdict (the user's approval included) was
+                // reached when the skills were read; a file beside it is
+                // scanned here.
+                let blocked = match &file_path {
+                    None => skill.blocked,
+                    Some(_) => crate::scan::scan(&content).blocked,
+                };
+                if blocked {
+                    let verdict = crate::scan::scan(&content);
                     return Ok(json!({
                         "success": true,
                         "name": name,

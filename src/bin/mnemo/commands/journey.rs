@@ -54,6 +54,14 @@ pub fn journey(
     size: Size,
     play: Option<u32>,
 ) -> Result<ExitCode> {
+    // The sectors report opens the memory itself.
+    let action = match action {
+        Some(JourneyAction::Sectors { name, json, limit }) => {
+            let width = size.width.unwrap_or(80);
+            return crate::commands::sectors::sectors(paths, name, json, limit, width, no_color);
+        }
+        other => other,
+    };
     let (mut memory, _) = paths.open()?;
     match action {
         None => {
@@ -85,17 +93,10 @@ pub fn journey(
             out(&text)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(JourneyAction::Sectors { name, json, limit }) => {
-            drop(memory);
-            crate::commands::sectors::sectors(
-                paths,
-                name,
-                json,
-                limit,
-                size.width.unwrap_or(80),
-                no_color,
-            )
-        }
+        Some(JourneyAction::Sectors { .. }) => Err(Error::new(
+            ErrorKind::Internal,
+            "journey sectors is answered before the memory opens",
+        )),
         Some(JourneyAction::Delete { node, yes }) if !is_note_id(&node) => {
             archive(&mut memory, &node, yes)
         }
