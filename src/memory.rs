@@ -688,7 +688,8 @@ impl<S: Storage> Memory<S> {
         }
         // The sidecar first: it holds the verdicts the entries were given.
         let state_bytes = self.storage.read(sidecar::BLOB).await?;
-        if state_bytes != self.sidecar_raw || self.sidecar_raw.is_none() {
+        let state_reread = state_bytes != self.sidecar_raw || self.sidecar_raw.is_none();
+        if state_reread {
             self.sidecar = Sidecar::parse(state_bytes.as_deref());
             self.sidecar_raw = state_bytes;
         }
@@ -718,12 +719,16 @@ impl<S: Storage> Memory<S> {
         }
         // The sidecar follows the stores: a hand edit, another writer, or a
         // first load learns its entries' ids and dates here.
+        // (Stores and a sidecar read before were reconciled then, or by the
+        // commit that wrote them: nothing to do when neither was read again.)
         let now = self.storage.now_ms();
         let mut changed = false;
-        for target in Target::ALL {
-            changed |= self
-                .sidecar
-                .reconcile(target, self.stores[target.index()].entries(), now);
+        if reread || state_reread {
+            for target in Target::ALL {
+                changed |=
+                    self.sidecar
+                        .reconcile(target, self.stores[target.index()].entries(), now);
+            }
         }
         // And the verdicts just given, when a store was read again: at most
         // one write per change of the stores (or of the rules), none for a

@@ -108,7 +108,7 @@ pub fn hash(text: &str) -> String {
         h ^= u64::from(*b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    format!("{h:016x}")
+    crate::text::hex(&h.to_be_bytes())
 }
 
 impl Sidecar {
@@ -186,9 +186,18 @@ impl Sidecar {
         let hashes: Vec<String> = entries.iter().map(|e| hash(e)).collect();
         let mut used = vec![false; old.len()];
         let mut new: Vec<Option<Record>> = vec![None; entries.len()];
-        // Unchanged entries: same text, first unused record with it.
+        // Unchanged entries: same text, first unused record with it (the
+        // records of each text in order, so a write costs O(entries)).
+        let mut by_hash: rustc_hash::FxHashMap<&str, std::collections::VecDeque<usize>> =
+            rustc_hash::FxHashMap::default();
+        for (j, record) in old.iter().enumerate() {
+            by_hash
+                .entry(record.hash.as_str())
+                .or_default()
+                .push_back(j);
+        }
         for (i, h) in hashes.iter().enumerate() {
-            if let Some(j) = (0..old.len()).find(|&j| !used[j] && &old[j].hash == h) {
+            if let Some(j) = by_hash.get_mut(h.as_str()).and_then(|js| js.pop_front()) {
                 used[j] = true;
                 new[i] = Some(old[j].clone());
             }

@@ -115,6 +115,9 @@ pub struct Store {
     verdicts: Vec<Option<Box<Verdict>>>,
     /// The [`Key`] of each entry; kept in step with `entries`.
     keys: Vec<Key>,
+    /// `pairs[i]` is the [`Key::pair`] of entries `i` and `i + 1`; kept in
+    /// step with `keys`, so a write hashes only the pairs it makes.
+    pairs: Vec<Key>,
     /// What the verdicts rest on: the keys of the entries and pairs of
     /// neighbours the scanner passed (or a [`VerdictCache`] said it had),
     /// during this store's life. Only these ever reach a cache.
@@ -175,11 +178,7 @@ impl Key {
 
     /// 64 lowercase hex digits.
     pub fn hex(&self) -> String {
-        use std::fmt::Write;
-        self.0.iter().fold(String::with_capacity(64), |mut s, b| {
-            let _ = write!(s, "{b:02x}");
-            s
-        })
+        crate::text::hex(&self.0)
     }
 
     /// The key written as [`Key::hex`], if it is one.
@@ -337,11 +336,17 @@ impl Store {
         let mut store = Store {
             chars: joined_chars(&entries),
             keys: entries.iter().map(|e| Key::entry(e)).collect(),
+            pairs: Vec::new(),
             verdicts: Vec::with_capacity(entries.len()),
             passed: FxHashSet::default(),
             entries,
             state: FileState::Canonical,
         };
+        store.pairs = store
+            .keys
+            .windows(2)
+            .map(|w| Key::pair(&w[0], &w[1]))
+            .collect();
         for i in 0..store.entries.len() {
             let verdict = store.judge(i, cache);
             store.verdicts.push(verdict);
@@ -384,7 +389,7 @@ impl Store {
     /// ([`Store::screened`]) and writes (`tool::screen_neighbours`); a pair
     /// this store or `cache` already passed is not read again.
     pub(crate) fn read_pair(&mut self, index: usize, cache: &VerdictCache) -> Option<Verdict> {
-        let key = Key::pair(&self.keys[index], &self.keys[index + 1]);
+        let key = self.pairs[index];
         if self.passed.contains(&key) || cache.passed(&key) {
             self.passed.insert(key);
             return None;
@@ -415,7 +420,7 @@ impl Store {
             .map(|i| self.keys[i]);
         let pairs = (1..self.entries.len())
             .filter(move |&i| open(i - 1) && open(i))
-            .map(|i| Key::pair(&self.keys[i - 1], &self.keys[i]));
+            .map(|i| self.pairs[i - 1]);
         entries.chain(pairs).filter(|key| self.passed.contains(key))
     }
 
@@ -574,11 +579,16 @@ impl Store {
 
     /// Appends an entry (already validated; see [`Store::screen`]).
     pub(crate) fn push(&mut self, content: String) {
-        self.keys.push(Key::entry(&content));
+        let key = Key::entry(&content);
+        if let Some(last) = self.keys.last() {
+            self.pairs.push(Key::pair(last, &key));
+            self.chars += SEPARATOR.chars().count();
+        }
+        self.chars += content.chars().count();
+        self.keys.push(key);
         self.entries.push(content);
         let verdict = self.judge(self.entries.len() - 1, &VerdictCache::default());
         self.verdicts.push(verdict);
-        self.chars = joined_chars(&self.entries);
     }
 
     /// Replaces entry `index` (already validated; see [`Store::screen`]).
@@ -586,20 +596,37 @@ impl Store {
         if index >= self.entries.len() {
             return;
         }
+        self.chars = self.chars - self.entries[index].chars().count() + content.chars().count();
         self.keys[index] = Key::entry(&content);
         self.entries[index] = content;
+        self.repair_pairs(index);
         self.verdicts[index] = self.judge(index, &VerdictCache::default());
-        self.chars = joined_chars(&self.entries);
     }
 
     /// Removes entry `index`.
     pub(crate) fn remove(&mut self, index: usize) {
         if index < self.entries.len() {
-            self.entries.remove(index);
+            let gone = self.entries.remove(index);
+            self.chars -= gone.chars().count();
+            if !self.entries.is_empty() {
+                self.chars -= SEPARATOR.chars().count();
+                // The pair `gone` started (or, for the last, ended) goes;
+                // the one before it now joins `gone`'s two neighbours.
+                self.pairs.remove(index.min(self.pairs.len() - 1));
+            }
             self.verdicts.remove(index);
             self.keys.remove(index);
+            if index > 0 {
+                self.repair_pairs(index - 1);
+            }
         }
-        self.chars = joined_chars(&self.entries);
+    }
+
+    /// Recomputes the pair keys around entry `index` after its key changed.
+    fn repair_pairs(&mut self, index: usize) {
+        for i in index.saturating_sub(1)..(index + 1).min(self.pairs.len()) {
+            self.pairs[i] = Key::pair(&self.keys[i], &self.keys[i + 1]);
+        }
     }
 
     /// The index of the one entry containing `old_text`. An entry equal to
@@ -943,6 +970,31 @@ pub fn placeholder(target: Target, index: usize, verdict: &Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn writes_keep_the_pair_keys_and_the_size_in_step_with_the_entries() {
+        // Pair keys and the char count are kept up by each write rather
+        // than recomputed; any sequence of writes must leave what a fresh
+        // store of the same entries has.
+        let mut store = Store::new(vec!["a".into(), "b ü".into(), "c".into()]);
+        let mut seed = 7u32;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize % n.max(1)
+        };
+        for step in 0..400 {
+            let len = store.entries().len();
+            match next(3) {
+                0 => store.push(format!("entry {step} ±")),
+                1 if len > 0 => store.set(next(len), format!("edited {step}")),
+                _ if len > 0 => store.remove(next(len)),
+                _ => {}
+            }
+            let fresh = Store::new(store.entries().to_vec());
+            assert_eq!(store.pairs, fresh.pairs, "after step {step}");
+            assert_eq!(store.chars, fresh.chars, "after step {step}");
+        }
+    }
 
     #[test]
     fn a_sentence_cut_between_neighbours_is_read_whole() {

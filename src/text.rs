@@ -289,6 +289,18 @@ fn identifier(chunk: &str) -> Option<&str> {
     (joined && trimmed.chars().any(is_word_char)).then_some(trimmed)
 }
 
+/// `bytes` as lowercase hex digits, two per byte (keys and hashes are
+/// written this way on every commit, so not through `fmt`).
+pub fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    }
+    out
+}
+
 /// Whether a folded word is an English or Russian stop word.
 pub fn is_stop(folded: &str) -> bool {
     static SET: std::sync::OnceLock<rustc_hash::FxHashSet<&'static str>> =

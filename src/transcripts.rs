@@ -323,10 +323,7 @@ impl Reader {
     /// its occurrence number from the second time on (an agent may write
     /// the same line twice; a file only grows at its end, so numbers stay).
     fn digest_key(&mut self, line: &str) -> String {
-        let hex: String = Sha256::digest(line.as_bytes())[..8]
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+        let hex = crate::text::hex(&Sha256::digest(line.as_bytes())[..8]);
         let n = self.seen.entry(hex.clone()).or_insert(0);
         *n += 1;
         if *n == 1 {

@@ -296,7 +296,7 @@ impl Meta {
 pub fn digest(text: &str) -> String {
     use sha2::{Digest, Sha256};
     let d = Sha256::digest(text.as_bytes());
-    d.iter().map(|b| format!("{b:02x}")).collect()
+    crate::text::hex(&d)
 }
 
 /// A skill write's action.
