@@ -47,6 +47,36 @@ function startWorker() {
   return new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
 }
 
+/**
+ * A worker started ahead of need, its wasm instantiated from the page's
+ * module: an open takes it instead of paying for a worker's start, and
+ * starts the next one. It holds no memory and no storage handle until an
+ * open reaches it. `failed`: the error it stopped with before an open took it.
+ */
+let spare = null;
+
+function warmWorker() {
+  const warm = { worker: startWorker(), failed: false };
+  warm.worker.onerror = (event) => {
+    event.preventDefault?.();
+    warm.failed = true;
+  };
+  warm.worker.postMessage({ method: "warm", module: MODULE });
+  return warm;
+}
+
+/** The spare worker (a fresh one if it stopped), and a new spare for the next open. */
+function takeWorker() {
+  const taken = spare;
+  spare = warmWorker();
+  if (taken && !taken.failed) {
+    taken.worker.onerror = null;
+    return taken.worker;
+  }
+  taken?.worker.terminate();
+  return startWorker();
+}
+
 /** A memory living in a dedicated worker; every call is a message. */
 class WorkerMemory {
   #worker;
@@ -152,7 +182,7 @@ class WorkerMemory {
         { name: "MnemoError", code: "invalid-config" },
       );
     }
-    const worker = startWorker();
+    const worker = takeWorker();
     const memory = new WorkerMemory(worker);
     // The embedder's embed stays here; its shape goes to the worker, which
     // checks it as Memory.open does (invalid-config on a bad one).
@@ -339,3 +369,6 @@ export class Memory {
     return wasm.Memory.sessionToolSchema();
   }
 }
+
+// The first open of a page finds its worker started and its wasm ready.
+if (!IN_WORKER && typeof Worker === "function") spare = warmWorker();

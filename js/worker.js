@@ -100,6 +100,8 @@ self.onmessage = async ({ data }) => {
   try {
     ready ??= init(module instanceof WebAssembly.Module ? { module_or_path: module } : undefined);
     await ready;
+    // A spare worker started ahead of an open: the wasm is ready, nothing to answer.
+    if (method === "warm") return;
     let result;
     if (method === "open") {
       const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed(undefined) } } : args[0];
