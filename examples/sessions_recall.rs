@@ -17,6 +17,9 @@ fn main() {
     let conversations = locomo::load(&locomo::path());
     for shared in [false, true] {
         let (mut r5, mut r10, mut mrr, mut n) = (0.0, 0.0, 0.0, 0usize);
+        // R@10 and questions of the even conversations (where ranking
+        // changes are tried) and of the odd ones (held out: only reported).
+        let mut split = [(0.0, 0usize), (0.0, 0usize)];
         let mut db = Sessions::open_in_memory().expect("store");
         let mut ids = HashMap::new();
         let mut stores = Vec::new();
@@ -39,13 +42,17 @@ fn main() {
                 ids.insert((session, seq), t.id.clone());
             }
             if !shared {
+                let before = (r10, n);
                 score(&db, &ids, c, conv, (&mut r5, &mut r10, &mut mrr, &mut n));
+                split[c % 2].0 += r10 - before.0;
+                split[c % 2].1 += n - before.1;
             } else {
                 stores.push(c);
             }
         }
         if shared {
             for c in stores {
+                let before = (r10, n);
                 score(
                     &db,
                     &ids,
@@ -53,11 +60,14 @@ fn main() {
                     &conversations[c],
                     (&mut r5, &mut r10, &mut mrr, &mut n),
                 );
+                split[c % 2].0 += r10 - before.0;
+                split[c % 2].1 += n - before.1;
             }
         }
         let n_f = n as f64;
         println!(
-            "{}: questions {n}  R@5 {:.3}  R@10 {:.3}  MRR@10 {:.3}",
+            "{}: questions {n}  R@5 {:.3}  R@10 {:.3}  MRR@10 {:.3}  \
+             (R@10 even conversations {:.3}, odd, held out {:.3})",
             if shared {
                 "one store for all ten conversations"
             } else {
@@ -65,7 +75,9 @@ fn main() {
             },
             r5 / n_f,
             r10 / n_f,
-            mrr / n_f
+            mrr / n_f,
+            split[0].0 / split[0].1 as f64,
+            split[1].0 / split[1].1 as f64
         );
     }
 }
