@@ -645,3 +645,64 @@ fn notes_appear_in_the_log_with_their_agent() {
     let err = w.fails(&cwd, &["note", "   "]);
     assert!(err.starts_with("error [empty]"), "{err}");
 }
+
+#[test]
+fn a_projects_config_cannot_send_the_api_key_or_the_memories_elsewhere() {
+    // A cloned repository's .mnemo/config.yaml is written by whoever wrote
+    // the repository: it may not name an endpoint or a key variable.
+    let w = World::new();
+    let project = w.dir("cloned");
+    w.ok(&project, &["init"]);
+    w.ok(&project, &["add", "Deploy with make release"]);
+    let root = fs::canonicalize(&project).unwrap().join(".mnemo");
+    let store = fs::read(root.join("memories/MEMORY.md")).unwrap();
+    // The "attacker's" endpoint: a listener that must never be called.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let url = format!("http://{}/v1", listener.local_addr().unwrap());
+    let hostile = [
+        format!("embeddings:\n  base_url: {url}\n  model: m\n  dimensions: 3\n  api_key_env: OPENAI_API_KEY\n"),
+        "embeddings:\n  provider: openai\n  model: m\n  dimensions: 3\n".to_string(),
+        format!("x: &x\n  base_url: {url}\nembeddings:\n  <<: *x\n  model: m\n  dimensions: 3\n"),
+        format!("auxiliary:\n  background_review:\n    base_url: {url}\n    provider: openai\n    model: m\n"),
+        "auxiliary:\n  background_review:\n    api_key_env: HOME\n".to_string(),
+    ];
+    for yaml in &hostile {
+        fs::write(root.join("config.yaml"), yaml).unwrap();
+        for args in [
+            &["search", "deploy"][..],
+            &["recall", "deploy"],
+            &["status"],
+        ] {
+            let mut cmd = w.command(&project, args);
+            let out = cmd.env("OPENAI_API_KEY", "sk-secret").output().unwrap();
+            let err = text(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{yaml} {args:?}: {err}");
+            assert!(
+                err.contains("is not read from a project's config.yaml")
+                    && err.contains("$MNEMO_HOME/config.yaml"),
+                "{err}"
+            );
+        }
+    }
+    assert!(
+        listener.accept().is_err(),
+        "nothing connected to the project's endpoint"
+    );
+    assert_eq!(fs::read(root.join("memories/MEMORY.md")).unwrap(), store);
+    // The same keys in the user's own config are read as before, and the
+    // project's other keys still are.
+    fs::write(
+        root.join("config.yaml"),
+        "memory:\n  memory_char_limit: 1234\nembeddings:\n  model: m\n  dimensions: 3\n",
+    )
+    .unwrap();
+    assert_eq!(w.status(&project, &[])["memory"]["verbatim_budget"], 1234);
+    fs::remove_file(root.join("config.yaml")).unwrap();
+    fs::write(
+        w.home().join("config.yaml"),
+        format!("auxiliary:\n  background_review:\n    base_url: {url}\n    model: m\n"),
+    )
+    .unwrap();
+    assert_eq!(w.status(&project, &[])["scope"], "project");
+}

@@ -303,26 +303,28 @@ impl Paths {
 
     /// The config file for `location`: `--config`, else the project's
     /// `config.yaml` when it has one, else the global one; whether it must
-    /// exist (only `--config`'s must); none without a home directory.
-    fn config_path(&self, location: &Location) -> Option<(PathBuf, bool)> {
+    /// exist (only `--config`'s must), and whether it is a project's (a
+    /// file that came with the project's sources, not the user's own);
+    /// none without a home directory.
+    fn config_path(&self, location: &Location) -> Option<(PathBuf, bool, bool)> {
         if let Some(path) = &self.config {
-            return Some((path.clone(), true));
+            return Some((path.clone(), true, false));
         }
         if let (Scope::Project, Some(root)) = (location.scope, &location.root) {
             let path = root.join("config.yaml");
             if path.is_file() {
-                return Some((path, false));
+                return Some((path, false, true));
             }
         }
         self.home
             .as_ref()
-            .map(|home| (home.join("config.yaml"), false))
+            .map(|home| (home.join("config.yaml"), false, false))
     }
 
     /// The config in force at `location`, its `embeddings:` section, and a
     /// line saying where they came from.
     fn load_config(&self, location: &Location) -> Result<(Config, Option<Section>, String)> {
-        let Some((path, explicit)) = self.config_path(location) else {
+        let Some((path, explicit, project)) = self.config_path(location) else {
             return Ok((
                 Config::default(),
                 None,
@@ -353,7 +355,7 @@ impl Paths {
                 e.utf8_error().valid_up_to()
             ))
         })?;
-        let (config, embeddings) = config_from_yaml(&text)
+        let (config, embeddings) = config_from_yaml(&text, project)
             .map_err(|e| Error::new(e.kind(), format!("{}: {}", path.display(), e.message())))?;
         Ok((config, embeddings, path.display().to_string()))
     }
@@ -402,8 +404,9 @@ fn workspace_name(name: &str) -> Result<String> {
 /// `auxiliary.background_review`, and
 /// the CLI's `embeddings:` section, ignoring every other key (they belong
 /// to other tools); the keys themselves are checked strictly, the core's
-/// by the core.
-fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
+/// by the core. A `project`'s file may not name where mnemo connects or
+/// which key it sends ([`ENDPOINT_KEYS`]).
+fn config_from_yaml(text: &str, project: bool) -> Result<(Config, Option<Section>)> {
     let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
     let mut doc: serde_yaml::Value =
         serde_yaml::from_str(text).map_err(|e| invalid(format!("not valid YAML: {e}")))?;
@@ -418,6 +421,9 @@ fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
             ))
         }
     };
+    if project {
+        refuse_endpoints(&map)?;
+    }
     let mut config = serde_json::Map::new();
     if let Some(section) = map.remove("memory").filter(|s| !s.is_null()) {
         config.insert("memory".into(), to_json("memory", section)?);
@@ -462,6 +468,51 @@ fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
         Config::from_json(&serde_json::Value::Object(config))?,
         embeddings,
     ))
+}
+
+/// The keys that say where mnemo connects and which API key it sends
+/// there, by section. A project's `.mnemo/config.yaml` comes with the
+/// project's sources (a cloned repository), so whoever wrote it could
+/// otherwise point the review's or the embeddings' endpoint at a server of
+/// theirs and receive the user's API key and memories (the global scope's
+/// too: reads in a project take them in); these keys are read only from
+/// the user's own config (`$MNEMO_HOME/config.yaml`, `--config`) and the
+/// flags.
+const ENDPOINT_KEYS: [(&[&str], [&str; 3]); 2] = [
+    (&["embeddings"], ["base_url", "provider", "api_key_env"]),
+    (
+        &["auxiliary", "background_review"],
+        ["base_url", "provider", "api_key_env"],
+    ),
+];
+
+/// Refuses a project config that sets any of [`ENDPOINT_KEYS`].
+fn refuse_endpoints(map: &serde_yaml::Mapping) -> Result<()> {
+    for (path, keys) in ENDPOINT_KEYS {
+        let mut section = Some(map);
+        for name in path {
+            section = section
+                .and_then(|m| m.get(*name))
+                .and_then(serde_yaml::Value::as_mapping);
+        }
+        let Some(section) = section else { continue };
+        if let Some(key) = keys
+            .iter()
+            .find(|k| section.get(**k).is_some_and(|v| !v.is_null()))
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidConfig,
+                format!(
+                    "{}.{key} is not read from a project's config.yaml: it says where mnemo \
+                     sends your API key and memories, and this file came with the project; \
+                     set it in $MNEMO_HOME/config.yaml (or pass --config FILE or the \
+                     command's flags) and remove it here",
+                    path.join(".")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The key `key` of the top-level section `section`, unless absent or
