@@ -557,7 +557,7 @@ impl<S: Storage> Memory<S> {
             if let (true, Some(old)) = (needs_backup, old) {
                 if !old.is_empty() {
                     changes.push(Change::Write {
-                        name: backup_name(target, now, &names),
+                        name: backup_name(target.file_name(), now, &names),
                         data: old.clone(),
                     });
                 }
@@ -689,7 +689,31 @@ impl<S: Storage> Memory<S> {
         // The sidecar first: it holds the verdicts the entries were given.
         let state_bytes = self.storage.read(sidecar::BLOB).await?;
         if state_bytes != self.sidecar_raw || self.sidecar_raw.is_none() {
-            self.sidecar = Sidecar::parse(state_bytes.as_deref());
+            self.sidecar = match state_bytes.as_deref().map(Sidecar::read) {
+                None => Sidecar::empty(),
+                Some(Ok(state)) => state,
+                // Its metadata (importance, pins, categories) would be lost
+                // to the first write: nothing is written over it.
+                Some(Err(sidecar::Unusable::Newer(version))) => {
+                    return Err(Error::new(
+                        ErrorKind::StoreDamaged,
+                        format!(
+                            "{} was written by a newer mnemo (format {version}; this one knows \
+                             {}); it is left untouched: open this memory with that version",
+                            sidecar::BLOB,
+                            sidecar::VERSION
+                        ),
+                    ))
+                }
+                // Garbage (a hand edit, a truncated copy): kept aside once,
+                // then the state starts again from the stores.
+                Some(Err(sidecar::Unusable::Unreadable(_))) => {
+                    if let Some(bytes) = &state_bytes {
+                        self.back_up_once(sidecar::BLOB, bytes).await?;
+                    }
+                    Sidecar::empty()
+                }
+            };
             self.sidecar_raw = state_bytes;
         }
         let mut reread = false;
@@ -708,7 +732,7 @@ impl<S: Storage> Memory<S> {
                     .unwrap_or(&VerdictCache::default()),
             );
             if let (FileState::Damaged(_), Some(bytes)) = (store.state(), &bytes) {
-                self.back_up_once(target, bytes).await?;
+                self.back_up_once(target.file_name(), bytes).await?;
             }
             // (A file still absent is not news.)
             reread |= bytes != self.raw[i];
@@ -840,15 +864,15 @@ impl<S: Storage> Memory<S> {
     }
 
     /// Writes a backup of a damaged file unless an identical one exists.
-    async fn back_up_once(&self, target: Target, bytes: &[u8]) -> Result<()> {
+    async fn back_up_once(&self, file: &str, bytes: &[u8]) -> Result<()> {
         let names = self.storage.list().await?;
-        let prefix = format!("{}.bak.", target.file_name());
+        let prefix = format!("{file}.bak.");
         for name in names.iter().filter(|n| n.starts_with(&prefix)) {
             if self.storage.read(name).await?.as_deref() == Some(bytes) {
                 return Ok(());
             }
         }
-        let name = backup_name(target, self.storage.now_ms(), &names);
+        let name = backup_name(file, self.storage.now_ms(), &names);
         self.storage.write(&name, bytes).await
     }
 
@@ -1440,12 +1464,8 @@ fn verdict_cache(stores: &[Store; 2]) -> Option<VerdictCache> {
 }
 
 /// `MEMORY.md.bak.20261129T192706Z`, made unique among `existing`.
-fn backup_name(target: Target, now_ms: u64, existing: &[String]) -> String {
-    let base = format!(
-        "{}.bak.{}",
-        target.file_name(),
-        crate::time::Utc::at(now_ms).stamp()
-    );
+fn backup_name(file: &str, now_ms: u64, existing: &[String]) -> String {
+    let base = format!("{file}.bak.{}", crate::time::Utc::at(now_ms).stamp());
     if !existing.contains(&base) {
         return base;
     }
@@ -1648,9 +1668,9 @@ mod tests {
 
     #[test]
     fn backup_names_are_unique() {
-        let first = backup_name(Target::User, 0, &[]);
+        let first = backup_name("USER.md", 0, &[]);
         assert_eq!(first, "USER.md.bak.19700101T000000Z");
-        let second = backup_name(Target::User, 0, std::slice::from_ref(&first));
+        let second = backup_name("USER.md", 0, std::slice::from_ref(&first));
         assert_eq!(second, "USER.md.bak.19700101T000000Z-2");
     }
 }

@@ -408,6 +408,23 @@ fn workspace_name(name: &str) -> Result<String> {
 /// which key it sends ([`ENDPOINT_KEYS`]).
 fn config_from_yaml(text: &str, project: bool) -> Result<(Config, Option<Section>)> {
     let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
+    // The YAML reader refuses nesting past its limit, but only after a
+    // scan whose cost grows with the square of the brackets still open: a
+    // file of a few hundred KB of `[` would take a minute. No config nests
+    // anywhere near this deep.
+    let mut depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_FLOW_DEPTH {
+            return Err(invalid(format!(
+                "not valid YAML: brackets nested deeper than {MAX_FLOW_DEPTH}"
+            )));
+        }
+    }
     let mut doc: serde_yaml::Value =
         serde_yaml::from_str(text).map_err(|e| invalid(format!("not valid YAML: {e}")))?;
     doc.apply_merge()
@@ -485,6 +502,10 @@ const ENDPOINT_KEYS: [(&[&str], [&str; 3]); 2] = [
         ["base_url", "provider", "api_key_env"],
     ),
 ];
+
+/// The deepest nesting of `[` and `{` a config may have (counted in the
+/// raw text, quoted or not).
+const MAX_FLOW_DEPTH: usize = 64;
 
 /// Refuses a project config that sets any of [`ENDPOINT_KEYS`].
 fn refuse_endpoints(map: &serde_yaml::Mapping) -> Result<()> {
