@@ -474,6 +474,30 @@ fn tool_runs_raw_calls_and_exits_by_success() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(json(&text(&out.stdout))["code"], "invalid-input");
     assert_eq!(home.read_text("USER.md"), "Likes tea");
+
+    // Hostile shapes on stdin: nested 100,000 deep, 10 MB of content,
+    // invalid UTF-8. Each is a tool error; nothing is written.
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let huge = format!(
+        r#"{{"action": "add", "target": "user", "content": "{}"}}"#,
+        "x".repeat(10_000_000)
+    );
+    for (input, code) in [(&deep, "invalid-input"), (&huge, "too-long")] {
+        let out = home.run_with_stdin(&["tool", "-"], input.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert_eq!(json(&text(&out.stdout))["code"], code);
+    }
+    let out = home.run_with_stdin(
+        &["tool", "-"],
+        b"{\"action\": \"add\", \"content\": \"\xff\"}",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error [invalid-text]: standard input is not valid UTF-8"),
+        "{err}"
+    );
+    assert_eq!(home.read_text("USER.md"), "Likes tea");
 }
 
 #[test]

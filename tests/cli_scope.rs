@@ -706,3 +706,45 @@ fn a_projects_config_cannot_send_the_api_key_or_the_memories_elsewhere() {
     .unwrap();
     assert_eq!(w.status(&project, &[])["scope"], "project");
 }
+
+#[test]
+fn links_in_a_projects_memories_are_never_followed() {
+    // A cloned repository can hold links where mnemo's files go: to a
+    // secret (read into the prompt, then copied into the project by a
+    // write) or to a folder elsewhere (written into).
+    use std::os::unix::fs::symlink;
+    let w = World::new();
+    let project = w.dir("cloned");
+    w.ok(&project, &["init"]);
+    let root = fs::canonicalize(&project).unwrap().join(".mnemo");
+    let outside = w.dir("outside");
+    let secret = outside.join("credentials");
+    fs::write(&secret, "TOP SECRET hunter2").unwrap();
+    symlink(&secret, root.join("memories/MEMORY.md")).unwrap();
+    for args in [&["prompt"][..], &["add", "a note"], &["search", "secret"]] {
+        let out = w.run(&project, args);
+        let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stdout}{stderr}");
+        assert!(stderr.contains("is a symbolic link"), "{stderr}");
+        assert!(!stdout.contains("hunter2") && !stderr.contains("hunter2"));
+    }
+    fs::remove_file(root.join("memories/MEMORY.md")).unwrap();
+    // A linked logs folder or database: refused, nothing written there.
+    symlink(&outside, root.join("memories/logs")).unwrap();
+    let err = w.fails(&project, &["note", "written where?"]);
+    assert!(err.contains("is a symbolic link"), "{err}");
+    fs::remove_file(root.join("memories/logs")).unwrap();
+    fs::remove_file(root.join("memories/state.db")).ok();
+    symlink(outside.join("state.db"), root.join("memories/state.db")).unwrap();
+    let err = w.fails(&project, &["add", "a note"]);
+    assert!(err.contains("is a symbolic link"), "{err}");
+    assert_eq!(
+        fs::read_dir(&outside).unwrap().count(),
+        1,
+        "nothing written outside"
+    );
+    assert_eq!(fs::read_to_string(&secret).unwrap(), "TOP SECRET hunter2");
+    // Without the links, the project works again.
+    fs::remove_file(root.join("memories/state.db")).unwrap();
+    w.ok(&project, &["add", "a note"]);
+}
