@@ -1006,14 +1006,26 @@ fn approve_edit_opens_the_staged_text_and_checks_it() {
     home.ok(&["approval", "on"]);
     home.ok(&["add", "-t", "user", "Likes tea"]);
     home.ok(&["tool", r#"{"operations": [{"action": "add", "target": "memory", "content": "a"}, {"action": "add", "target": "memory", "content": "b"}]}"#]);
+    // The editor gets a file in a fresh directory only this user can
+    // enter (a shared temp dir must not offer a predictable name).
+    let tmp = tempfile::tempdir().unwrap();
+    let seen = tmp.path().join("seen");
+    let editor = format!(
+        "f() {{ stat -c %a \"$(dirname \"$1\")\" > {}; sed -i s/tea/coffee/ \"$1\"; }}; f",
+        seen.display()
+    );
     let out = home
         .command(&["approve", "p1", "--edit"])
-        .env("EDITOR", "sed -i s/tea/coffee/")
+        .env("EDITOR", editor)
+        .env("TMPDIR", tmp.path())
         .env_remove("VISUAL")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(home.read_text("USER.md"), "Likes coffee");
+    assert_eq!(fs::read_to_string(&seen).unwrap().trim(), "700");
+    let left: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "only `seen` is left: {left:?}");
     // A batch cannot be edited; the editor is never opened for it.
     let out = home
         .command(&["approve", "p2", "--edit"])
