@@ -748,3 +748,33 @@ fn links_in_a_projects_memories_are_never_followed() {
     fs::remove_file(root.join("memories/state.db")).unwrap();
     w.ok(&project, &["add", "a note"]);
 }
+
+#[test]
+fn a_projects_folders_may_not_be_links() {
+    // A cloned repository's .mnemo/memories (or skills, or a workspace)
+    // linked to the user's global memories or to a home directory.
+    use std::os::unix::fs::symlink;
+    let w = World::new();
+    w.ok(&w.dir("elsewhere"), &["add", "a global fact"]);
+    let global = w.home().join("memories/MEMORY.md");
+    let before = fs::read(&global).unwrap();
+    let project = w.dir("cloned");
+    let root = project.join(".mnemo");
+    fs::create_dir_all(root.join("workspaces")).unwrap();
+    symlink(w.home().join("memories"), root.join("memories")).unwrap();
+    symlink(w.dir("user"), root.join("skills")).unwrap();
+    symlink(w.home().join("memories"), root.join("workspaces/team")).unwrap();
+    for args in [
+        &["add", "from the project"][..],
+        &["status"],
+        &["--workspace", "team", "add", "x"],
+    ] {
+        let err = w.fails(&project, args);
+        assert!(err.contains("is a symbolic link"), "{args:?}: {err}");
+    }
+    assert_eq!(
+        fs::read(&global).unwrap(),
+        before,
+        "the global memories are untouched"
+    );
+}

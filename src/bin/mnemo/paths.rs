@@ -144,6 +144,9 @@ impl Paths {
                 None => (Scope::Global, self.global_root()?, false),
             },
         };
+        if scope == Scope::Project {
+            project_links(&root, workspace.as_deref())?;
+        }
         Ok(Location {
             scope,
             dir: memories_of(&root, workspace.as_deref()),
@@ -385,6 +388,41 @@ fn memories_of(root: &Path, workspace: Option<&str>) -> PathBuf {
         None => root.join("memories"),
         Some(name) => root.join("workspaces").join(name).join("memories"),
     }
+}
+
+/// Refuses a project whose folders under `.mnemo/` are links. A project's
+/// `.mnemo/` comes with its sources (a cloned repository), and a link there
+/// would send its memories and skills anywhere: into the user's global
+/// memories, or a skills tree walked and written over a home directory. (The
+/// storage follows no link below these folders; the global scope's may be
+/// links, the user's own choice.)
+fn project_links(root: &Path, workspace: Option<&str>) -> Result<()> {
+    let parts: Vec<PathBuf> = match workspace {
+        None => vec![root.join("memories"), root.join("skills")],
+        Some(name) => {
+            let ws = root.join("workspaces").join(name);
+            vec![
+                root.join("workspaces"),
+                ws.clone(),
+                ws.join("memories"),
+                ws.join("skills"),
+            ]
+        }
+    };
+    for part in parts {
+        if fs::symlink_metadata(&part).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(Error::new(
+                ErrorKind::Storage,
+                format!(
+                    "{} is a symbolic link: a project's memories and skills live in its own \
+                     .mnemo folder, and mnemo follows no link there (one could point at any \
+                     folder, which would be read and written); replace it with the folder itself",
+                    part.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `name` when it can name a workspace (the core's rule,
