@@ -33,6 +33,8 @@ const METHODS = Object.getOwnPropertyNames(wasm.Memory.prototype).filter(
   (m) => m !== "constructor" && m !== "close" && m !== "free" && !m.startsWith("__"),
 );
 const CODES = new Set(wasm.errorCodes());
+/** The calls whose options take a `signal` that gives up on the host's embedder or classifier. */
+const SIGNALLED = new Set(["tool", "search", "context", "recall", "inject"]);
 
 /** A MnemoError from what the worker sent: its code when it is one of mnemo's, else `storage`. */
 function mnemoError(data) {
@@ -161,12 +163,32 @@ class WorkerMemory {
   call(method, args, module, extra) {
     if (this.#closed) return Promise.reject(mnemoError(this.#closed));
     const id = this.#next++;
+    // The options' signal of a call that takes one stays here (it cannot
+    // cross); its abort is sent as a message, and the worker aborts there.
+    let signal = null;
+    const options = args[1];
+    if (SIGNALLED.has(method) && options !== null && typeof options === "object" && options.signal != null) {
+      signal = options.signal;
+      if (typeof signal.addEventListener !== "function" || !("aborted" in signal)) {
+        return Promise.reject(mnemoError({ code: "invalid-input", message: "signal must be an AbortSignal" }));
+      }
+      const { signal: _, ...rest } = options;
+      args = [args[0], rest, ...args.slice(2)];
+      extra = { ...extra, signal: true, aborted: signal.aborted === true };
+    }
+    const abort = () => this.#closed || this.#worker.postMessage({ abort: id });
     return new Promise((resolve, reject) => {
-      this.#pending.set(id, { resolve, reject });
+      const done = (f) => (value) => {
+        signal?.removeEventListener("abort", abort);
+        f(value);
+      };
+      this.#pending.set(id, { resolve: done(resolve), reject: done(reject) });
+      signal?.addEventListener("abort", abort);
       try {
         this.#worker.postMessage({ ...extra, id, method, args, module });
       } catch (e) {
         this.#pending.delete(id);
+        signal?.removeEventListener("abort", abort);
         reject(mnemoError({ code: "invalid-input", message: `arguments of ${method} cannot be sent to the worker: ${e.message}` }));
       }
     });

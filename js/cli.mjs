@@ -9,7 +9,7 @@
 // it decides nothing itself.
 
 import { createRequire } from "node:module";
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { join, dirname, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -606,7 +606,32 @@ function locate({ dir, scope, workspace, home, cwd }) {
   }
   const base = join(root, "memories");
   const dir_ = workspace ? join(root, "workspaces", workspace, "memories") : base;
+  if (which === "project") projectLinks(root, workspace);
   return { scope: which, root, dir: dir_, base, workspace: workspace || null };
+}
+
+/**
+ * Refuses a project whose folders under `.mnemo/` are links: they come with
+ * the project's sources, and a link would send its memories and skills
+ * anywhere (as the native CLI refuses, src/bin/mnemo/paths.rs).
+ */
+function projectLinks(root, workspace) {
+  const parts = workspace
+    ? [join(root, "workspaces"), join(root, "workspaces", workspace), join(root, "workspaces", workspace, "memories"), join(root, "workspaces", workspace, "skills")]
+    : [join(root, "memories"), join(root, "skills")];
+  for (const part of parts) {
+    let link = false;
+    try {
+      link = lstatSync(part).isSymbolicLink();
+    } catch {}
+    if (link) {
+      throw failure(
+        "storage",
+        `${part} is a symbolic link: a project's memories and skills live in its own .mnemo folder, and mnemo ` +
+          "follows no link there (one could point at any folder, which would be read and written); replace it with the folder itself",
+      );
+    }
+  }
 }
 
 /**

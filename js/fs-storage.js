@@ -95,6 +95,35 @@ function walk(fs, path, at, prefix, depth, out) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * `file`, unless a part of it below `root` (the file itself included) is a
+ * symbolic link: a memories or skills directory may come with a project's
+ * sources, and a link could point at any file (read into the prompt, or
+ * written). The roots themselves may be links. Repeats src/storage/dir.rs.
+ */
+function noLinks(fs, path, root, file) {
+  const rest = path.relative(root, file);
+  if (rest.startsWith("..") || path.isAbsolute(rest)) return file;
+  let at = root;
+  for (const part of rest.split(path.sep)) {
+    at = path.join(at, part);
+    let st;
+    try {
+      st = fs.lstatSync(at);
+    } catch {
+      break;
+    }
+    if (st.isSymbolicLink()) {
+      throw new Error(
+        `${at} is a symbolic link: mnemo follows no link inside a memories or skills directory ` +
+          "(it could point at any file, which would be read into the prompt or written); " +
+          "replace it with the file or folder itself",
+      );
+    }
+  }
+  return file;
+}
+
 export function nodeFsStorage(dir) {
   const fs = builtin("node:fs");
   const path = builtin("node:path");
@@ -103,9 +132,11 @@ export function nodeFsStorage(dir) {
   const skills = skillsDir(path, dir);
   let held = 0;
 
-  /** The file of blob `name`: in the skills folder, in `logs/`, or in the directory. */
+  /** The file of blob `name`: in the skills folder, in `logs/`, or in the directory; never behind a link. */
   const fileOf = (name) =>
-    typeof name === "string" && name.startsWith(SKILLS) ? skillPath(path, skills, name) : path.join(dir, checkName(name));
+    typeof name === "string" && name.startsWith(SKILLS)
+      ? noLinks(fs, path, skills, skillPath(path, skills, name))
+      : noLinks(fs, path, dir, path.join(dir, checkName(name)));
 
   function stale() {
     try {

@@ -246,6 +246,15 @@ export function nodefsAccess(path, mode) {
  * the file does not exist yet), so that this process and the native CLI
  * name the same journal file for one database.
  */
+/** Whether `path` is a symbolic link (false when it does not exist). */
+export function nodefsIsLink(path) {
+  try {
+    return builtins().fs.lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 export function nodefsFullPath(name) {
   let fs, path;
   try {

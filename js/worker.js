@@ -8,6 +8,8 @@
 // true, signal?, aborted?, embed?}`, and each step of it asks the page
 // `{llm, call: id, request}` and waits for `{llm, ok, result | error}`.
 // `{abort: id}` cancels call `id` (its signal, when the page gave one).
+// A `tool`, `search`, `context`, `recall` or `inject` whose options held a
+// signal arrives with `signal: true, aborted?` and gets one of the worker's.
 //
 // The host's embedder stays in the page too: `open` (and a `curate` given
 // an embedder) arrives with `embed: true` and the embedder's `{model,
@@ -113,12 +115,26 @@ self.onmessage = async ({ data }) => {
       throw Object.assign(new Error("this memory is not open"), { name: "MnemoError", code: "closed" });
     } else if (data.host === true) {
       result = await withHost(id, method, args[0], data);
-    } else if (method === "recall") {
-      const found = await memory.recall(...args);
-      result = { results: Array.from(found), mode: found.mode };
-      if (found.skipped !== undefined) result.skipped = found.skipped;
     } else {
-      result = await memory[method](...args);
+      // The page's signal, as an abort message: the call's options get one
+      // of this worker's.
+      if (data.signal === true) {
+        const controller = new AbortController();
+        if (data.aborted) controller.abort();
+        calls.set(id, controller);
+        args[1] = { ...args[1], signal: controller.signal };
+      }
+      try {
+        if (method === "recall") {
+          const found = await memory.recall(...args);
+          result = { results: Array.from(found), mode: found.mode };
+          if (found.skipped !== undefined) result.skipped = found.skipped;
+        } else {
+          result = await memory[method](...args);
+        }
+      } finally {
+        calls.delete(id);
+      }
     }
     self.postMessage({ id, ok: true, result, pending: pendingCount() });
   } catch (e) {

@@ -557,7 +557,7 @@ impl<S: Storage> Memory<S> {
             if let (true, Some(old)) = (needs_backup, old) {
                 if !old.is_empty() {
                     changes.push(Change::Write {
-                        name: backup_name(target, now, &names),
+                        name: backup_name(target.file_name(), now, &names),
                         data: old.clone(),
                     });
                 }
@@ -690,7 +690,31 @@ impl<S: Storage> Memory<S> {
         let state_bytes = self.storage.read(sidecar::BLOB).await?;
         let state_reread = state_bytes != self.sidecar_raw || self.sidecar_raw.is_none();
         if state_reread {
-            self.sidecar = Sidecar::parse(state_bytes.as_deref());
+            self.sidecar = match state_bytes.as_deref().map(Sidecar::read) {
+                None => Sidecar::empty(),
+                Some(Ok(state)) => state,
+                // Its metadata (importance, pins, categories) would be lost
+                // to the first write: nothing is written over it.
+                Some(Err(sidecar::Unusable::Newer(version))) => {
+                    return Err(Error::new(
+                        ErrorKind::StoreDamaged,
+                        format!(
+                            "{} was written by a newer mnemo (format {version}; this one knows \
+                             {}); it is left untouched: open this memory with that version",
+                            sidecar::BLOB,
+                            sidecar::VERSION
+                        ),
+                    ))
+                }
+                // Garbage (a hand edit, a truncated copy): kept aside once,
+                // then the state starts again from the stores.
+                Some(Err(sidecar::Unusable::Unreadable(_))) => {
+                    if let Some(bytes) = &state_bytes {
+                        self.back_up_once(sidecar::BLOB, bytes).await?;
+                    }
+                    Sidecar::empty()
+                }
+            };
             self.sidecar_raw = state_bytes;
         }
         let mut reread = false;
@@ -709,7 +733,7 @@ impl<S: Storage> Memory<S> {
                     .unwrap_or(&VerdictCache::default()),
             );
             if let (FileState::Damaged(_), Some(bytes)) = (store.state(), &bytes) {
-                self.back_up_once(target, bytes).await?;
+                self.back_up_once(target.file_name(), bytes).await?;
             }
             // (A file still absent is not news.)
             reread |= bytes != self.raw[i];
@@ -845,15 +869,15 @@ impl<S: Storage> Memory<S> {
     }
 
     /// Writes a backup of a damaged file unless an identical one exists.
-    async fn back_up_once(&self, target: Target, bytes: &[u8]) -> Result<()> {
+    async fn back_up_once(&self, file: &str, bytes: &[u8]) -> Result<()> {
         let names = self.storage.list().await?;
-        let prefix = format!("{}.bak.", target.file_name());
+        let prefix = format!("{file}.bak.");
         for name in names.iter().filter(|n| n.starts_with(&prefix)) {
             if self.storage.read(name).await?.as_deref() == Some(bytes) {
                 return Ok(());
             }
         }
-        let name = backup_name(target, self.storage.now_ms(), &names);
+        let name = backup_name(file, self.storage.now_ms(), &names);
         self.storage.write(&name, bytes).await
     }
 
@@ -1445,12 +1469,8 @@ fn verdict_cache(stores: &[Store; 2]) -> Option<VerdictCache> {
 }
 
 /// `MEMORY.md.bak.20261129T192706Z`, made unique among `existing`.
-fn backup_name(target: Target, now_ms: u64, existing: &[String]) -> String {
-    let base = format!(
-        "{}.bak.{}",
-        target.file_name(),
-        crate::time::Utc::at(now_ms).stamp()
-    );
+fn backup_name(file: &str, now_ms: u64, existing: &[String]) -> String {
+    let base = format!("{file}.bak.{}", crate::time::Utc::at(now_ms).stamp());
     if !existing.contains(&base) {
         return base;
     }
@@ -1653,9 +1673,9 @@ mod tests {
 
     #[test]
     fn backup_names_are_unique() {
-        let first = backup_name(Target::User, 0, &[]);
+        let first = backup_name("USER.md", 0, &[]);
         assert_eq!(first, "USER.md.bak.19700101T000000Z");
-        let second = backup_name(Target::User, 0, std::slice::from_ref(&first));
+        let second = backup_name("USER.md", 0, std::slice::from_ref(&first));
         assert_eq!(second, "USER.md.bak.19700101T000000Z-2");
     }
 }

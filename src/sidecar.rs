@@ -111,17 +111,48 @@ pub fn hash(text: &str) -> String {
     crate::text::hex(&h.to_be_bytes())
 }
 
+/// Why a stored sidecar blob cannot be used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unusable {
+    /// A newer mnemo wrote it (its format version): this one must not
+    /// rewrite it, or the newer one's fields would be lost.
+    Newer(u32),
+    /// It is not a sidecar (hand-edited, truncated): why.
+    Unreadable(String),
+}
+
 impl Sidecar {
-    /// Reads the blob; an absent or unreadable blob gives an empty state
+    /// Reads the blob; an absent or unusable blob gives an empty state
     /// (dates are then re-learned from now on; no entry text is involved).
+    /// [`Sidecar::read`] says why a blob is unusable.
     pub fn parse(bytes: Option<&[u8]>) -> Sidecar {
         bytes
-            .and_then(|b| serde_json::from_slice::<Sidecar>(b).ok())
-            .filter(|s| s.version <= VERSION)
-            .unwrap_or(Sidecar {
-                version: VERSION,
-                ..Sidecar::default()
-            })
+            .and_then(|b| Sidecar::read(b).ok())
+            .unwrap_or_else(Sidecar::empty)
+    }
+
+    /// A state that knows no entry yet.
+    pub fn empty() -> Sidecar {
+        Sidecar {
+            version: VERSION,
+            ..Sidecar::default()
+        }
+    }
+
+    /// Reads a stored blob, or says why it cannot be used.
+    pub fn read(bytes: &[u8]) -> Result<Sidecar, Unusable> {
+        // The version first, so a newer format that an older build cannot
+        // parse is still told apart from garbage.
+        #[derive(Deserialize)]
+        struct Version {
+            version: u32,
+        }
+        if let Ok(Version { version }) = serde_json::from_slice::<Version>(bytes) {
+            if version > VERSION {
+                return Err(Unusable::Newer(version));
+            }
+        }
+        serde_json::from_slice::<Sidecar>(bytes).map_err(|e| Unusable::Unreadable(e.to_string()))
     }
 
     /// The blob's bytes.
@@ -337,6 +368,13 @@ impl History {
             }),
             Some(b) => {
                 let mut history: History = serde_json::from_slice(b).map_err(|e| e.to_string())?;
+                if history.version > VERSION {
+                    // Rewriting it would drop what the newer format adds.
+                    return Err(format!(
+                        "written by a newer mnemo (format {}); update mnemo to read it",
+                        history.version
+                    ));
+                }
                 // Items of a file written before ids existed get them by
                 // position (the same on every read until it is written).
                 let mut n = history.next_id.max(1);
@@ -419,6 +457,16 @@ mod tests {
         s.reconcile(Target::Memory, &e(&["a"]), 1);
         assert_eq!(Sidecar::parse(Some(&s.to_bytes())), s);
         assert_eq!(Sidecar::parse(Some(b"{not json")).memory.len(), 0);
+        assert!(matches!(
+            Sidecar::read(b"{not json"),
+            Err(Unusable::Unreadable(_))
+        ));
+        let newer = br#"{"version": 7, "next_id": 1, "memory": [], "user": [], "new": 1}"#;
+        assert_eq!(Sidecar::read(newer), Err(Unusable::Newer(7)));
+        let newer_history = br#"{"version": 7, "items": []}"#;
+        assert!(History::parse(Some(newer_history))
+            .unwrap_err()
+            .contains("newer mnemo"));
         assert_eq!(hash(""), "cbf29ce484222325");
         assert!(History::parse(Some(b"{broken")).is_err());
         assert!(History::parse(None).unwrap().items.is_empty());

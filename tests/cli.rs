@@ -474,6 +474,30 @@ fn tool_runs_raw_calls_and_exits_by_success() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(json(&text(&out.stdout))["code"], "invalid-input");
     assert_eq!(home.read_text("USER.md"), "Likes tea");
+
+    // Hostile shapes on stdin: nested 100,000 deep, 10 MB of content,
+    // invalid UTF-8. Each is a tool error; nothing is written.
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let huge = format!(
+        r#"{{"action": "add", "target": "user", "content": "{}"}}"#,
+        "x".repeat(10_000_000)
+    );
+    for (input, code) in [(&deep, "invalid-input"), (&huge, "too-long")] {
+        let out = home.run_with_stdin(&["tool", "-"], input.as_bytes());
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        assert_eq!(json(&text(&out.stdout))["code"], code);
+    }
+    let out = home.run_with_stdin(
+        &["tool", "-"],
+        b"{\"action\": \"add\", \"content\": \"\xff\"}",
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error [invalid-text]: standard input is not valid UTF-8"),
+        "{err}"
+    );
+    assert_eq!(home.read_text("USER.md"), "Likes tea");
 }
 
 #[test]
@@ -982,14 +1006,26 @@ fn approve_edit_opens_the_staged_text_and_checks_it() {
     home.ok(&["approval", "on"]);
     home.ok(&["add", "-t", "user", "Likes tea"]);
     home.ok(&["tool", r#"{"operations": [{"action": "add", "target": "memory", "content": "a"}, {"action": "add", "target": "memory", "content": "b"}]}"#]);
+    // The editor gets a file in a fresh directory only this user can
+    // enter (a shared temp dir must not offer a predictable name).
+    let tmp = tempfile::tempdir().unwrap();
+    let seen = tmp.path().join("seen");
+    let editor = format!(
+        "f() {{ stat -c %a \"$(dirname \"$1\")\" > {}; sed -i s/tea/coffee/ \"$1\"; }}; f",
+        seen.display()
+    );
     let out = home
         .command(&["approve", "p1", "--edit"])
-        .env("EDITOR", "sed -i s/tea/coffee/")
+        .env("EDITOR", editor)
+        .env("TMPDIR", tmp.path())
         .env_remove("VISUAL")
         .output()
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert_eq!(home.read_text("USER.md"), "Likes coffee");
+    assert_eq!(fs::read_to_string(&seen).unwrap().trim(), "700");
+    let left: Vec<_> = fs::read_dir(tmp.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "only `seen` is left: {left:?}");
     // A batch cannot be edited; the editor is never opened for it.
     let out = home
         .command(&["approve", "p2", "--edit"])
@@ -2703,4 +2739,133 @@ fn sectors_with_notes_and_skills_match_the_golden_file() {
     assert_eq!(report["summary"]["skills"], 3);
     assert_eq!(report["summary"]["skill_links"], 4);
     assert_eq!(report["summary"]["links"], 8);
+}
+
+#[test]
+fn a_nul_byte_or_an_entry_over_the_limit_in_a_file_refuses_writes_and_is_kept() {
+    for damaged in [
+        b"good entry\n\xc2\xa7\nhas a \0 byte".to_vec(),
+        format!("short\n§\n{}", "x".repeat(120_001)).into_bytes(),
+    ] {
+        let home = Home::new();
+        home.write("MEMORY.md", &damaged);
+        let err = home.fails(&["add", "new entry"]);
+        assert!(err.starts_with("error [store-damaged]: "), "{err}");
+        let err = home.fails(&["remove", "short"]);
+        assert!(err.starts_with("error [store-damaged]: "), "{err}");
+        assert_eq!(home.read("MEMORY.md"), damaged);
+        let backups = home.backups("MEMORY.md");
+        assert_eq!(backups.len(), 1, "{backups:?}");
+        assert_eq!(fs::read(&backups[0]).unwrap(), damaged);
+    }
+}
+
+#[test]
+fn a_hostile_or_broken_config_is_refused_before_anything_is_read_or_written() {
+    let home = Home::new();
+    home.ok(&["add", "kept"]);
+    let before = home.read("MEMORY.md");
+    // An alias bomb (a billion laughs), brackets nested 100,000 deep (the
+    // YAML reader's own check would take minutes to get there), invalid
+    // UTF-8, a list at the top, an unknown key of mnemo's, a wrong type.
+    let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x]\n");
+    for (prev, name) in "abcdefgh".chars().zip("bcdefghi".chars()) {
+        let refs = vec![format!("*{prev}"); 9].join(", ");
+        bomb.push_str(&format!("{name}: &{name} [{refs}]\n"));
+    }
+    let deep = format!("memory: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let cases: [(&[u8], &str); 6] = [
+        (bomb.as_bytes(), "not valid YAML"),
+        (deep.as_bytes(), "nested deeper than"),
+        (b"memory:\n  memory_char_limit: \xff\n", "not valid UTF-8"),
+        (b"- memory\n", "expected a mapping"),
+        (b"memory:\n  memory_char_limt: 10\n", "memory_char_limt"),
+        (b"memory:\n  memory_char_limit: lots\n", "memory_char_limit"),
+    ];
+    for (yaml, says) in cases {
+        fs::write(home.path().join("config.yaml"), yaml).unwrap();
+        for args in [&["add", "new"][..], &["status"]] {
+            let err = home.fails(args);
+            assert!(err.starts_with("error [invalid-config]: "), "{err}");
+            assert!(err.contains(says), "{says}: {err}");
+        }
+        assert_eq!(home.read("MEMORY.md"), before);
+    }
+}
+
+#[test]
+fn a_full_disk_fails_the_write_with_storage_and_changes_nothing() {
+    // The file-size limit stands in for a full disk or a quota: every
+    // write of a byte fails (EFBIG; the signal that would kill the
+    // process is ignored, as a shell's `trap` leaves it for the child).
+    let home = Home::new();
+    home.ok(&["add", "first note"]);
+    home.ok(&["add", "-t", "user", "Name: Ada"]);
+    let files = ["MEMORY.md", "USER.md", "state.db"];
+    let before: Vec<Vec<u8>> = files.iter().map(|f| home.read(f)).collect();
+    let src = tempfile::tempdir().unwrap();
+    let import = src.path().join("MEMORY.md");
+    fs::write(&import, "replaced").unwrap();
+    for args in [
+        &["add", "second note"][..],
+        &["replace", "first", "first note, edited"],
+        &["remove", "first"],
+        &["remember", "Prefers tea"],
+        &["import", import.to_str().unwrap()],
+    ] {
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg("trap '' XFSZ; ulimit -f 0; exec \"$@\"")
+            .arg("sh")
+            .arg(BIN)
+            .args(args)
+            .env("MNEMO_HOME", home.path())
+            .current_dir(home.path())
+            .env_remove("MNEMO_SCOPE")
+            .env_remove("MNEMO_WORKSPACE")
+            .stdin(Stdio::null());
+        let out = cmd.output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {err}");
+        assert!(err.starts_with("error [storage]: "), "{args:?}: {err}");
+        for (file, bytes) in files.iter().zip(&before) {
+            assert_eq!(&home.read(file), bytes, "{args:?} changed {file}");
+        }
+        // No lock and no half-written file is left behind.
+        let left: Vec<String> = fs::read_dir(home.memories())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with('.') || n.contains(".tmp") || n.contains("journal"))
+            .collect();
+        assert!(left.is_empty(), "{args:?} left {left:?}");
+    }
+    // With room again, the same write succeeds.
+    home.ok(&["add", "second note"]);
+    assert_eq!(home.read_text("MEMORY.md"), "first note\n§\nsecond note");
+}
+
+#[test]
+fn a_lock_held_by_a_live_process_is_waited_for_then_locked_and_nothing_changes() {
+    let home = Home::new();
+    home.ok(&["add", "first note"]);
+    let before = home.read("MEMORY.md");
+    // Another live process holds the directory's lock.
+    let mut holder = Command::new("sleep").arg("60").spawn().unwrap();
+    let lock = home.memories().join(".mnemo.lock");
+    fs::write(&lock, holder.id().to_string()).unwrap();
+    let err = home.fails(&["add", "second note"]);
+    assert!(err.starts_with("error [locked]: "), "{err}");
+    assert!(err.contains(".mnemo.lock"), "{err}");
+    assert_eq!(home.read("MEMORY.md"), before);
+    assert_eq!(
+        fs::read_to_string(&lock).unwrap(),
+        holder.id().to_string(),
+        "a live holder's lock is never broken"
+    );
+    // Once the holder is gone, its lock is stale and broken.
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    home.ok(&["add", "second note"]);
+    assert_eq!(home.read_text("MEMORY.md"), "first note\n§\nsecond note");
+    assert!(!lock.exists());
 }

@@ -810,12 +810,22 @@ impl Queue {
                 next: 1,
                 items: Vec::new(),
             }),
-            Some(b) => serde_json::from_slice(b).map_err(|e| {
-                Error::storage(format!(
-                    "{QUEUE_BLOB} cannot be read ({e}); it holds staged skill writes, so mnemo \
-                     will not overwrite it: move it aside or fix it"
-                ))
-            }),
+            Some(b) => {
+                let queue: Queue = serde_json::from_slice(b).map_err(|e| {
+                    Error::storage(format!(
+                        "{QUEUE_BLOB} cannot be read ({e}); it holds staged skill writes, so \
+                         mnemo will not overwrite it: move it aside or fix it"
+                    ))
+                })?;
+                if queue.version > 1 {
+                    return Err(Error::storage(format!(
+                        "{QUEUE_BLOB} was written by a newer mnemo (format {}); update mnemo \
+                         to read it",
+                        queue.version
+                    )));
+                }
+                Ok(queue)
+            }
         }
     }
 

@@ -65,8 +65,21 @@ impl DirStorage {
     }
 
     /// The path of blob `name`: a file of the directory, or of its one
-    /// folder, `logs/` (the activity log's days).
+    /// folder, `logs/` (the activity log's days), or of the skills tree;
+    /// refused when a part of it below the directory (or the skills
+    /// folder) is a symbolic link.
     fn path(&self, name: &str) -> Result<PathBuf> {
+        let path = self.path_unchecked(name)?;
+        let root = if name.starts_with(SKILLS) {
+            &self.skills
+        } else {
+            &self.dir
+        };
+        no_links(root, &path)?;
+        Ok(path)
+    }
+
+    fn path_unchecked(&self, name: &str) -> Result<PathBuf> {
         if let Some(rest) = name.strip_prefix(SKILLS) {
             return skill_path(&self.skills, rest).ok_or_else(|| {
                 Error::new(ErrorKind::Internal, format!("invalid blob name {name:?}"))
@@ -139,6 +152,36 @@ fn skill_path(root: &Path, rest: &str) -> Option<PathBuf> {
         path.push(part);
     }
     (path != root).then_some(path)
+}
+
+/// Refuses `path` when a part of it below `root` (the file itself
+/// included) is a symbolic link. A memories or skills directory may come
+/// with a project's sources, and a link in it could point at any file: one
+/// read would go into the prompt (and be copied into the store by the next
+/// write), one written would land outside. The roots themselves may be
+/// links (the user's own choice of where the directory lives).
+pub(crate) fn no_links(root: &Path, path: &Path) -> Result<()> {
+    let Ok(rest) = path.strip_prefix(root) else {
+        return Ok(());
+    };
+    let mut at = root.to_path_buf();
+    for part in rest.components() {
+        at.push(part);
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(Error::storage(format!(
+                    "{} is a symbolic link: mnemo follows no link inside a memories or skills \
+                     directory (it could point at any file, which would be read into the prompt \
+                     or written); replace it with the file or folder itself",
+                    at.display()
+                )))
+            }
+            Ok(_) => {}
+            // Nothing further down exists yet.
+            Err(_) => break,
+        }
+    }
+    Ok(())
 }
 
 /// Every file under `at`, as `prefix` + its relative path (hidden files,
@@ -387,6 +430,45 @@ mod tests {
         ] {
             assert!(pollster::block_on(s.read(bad)).is_err(), "{bad}");
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_inside_the_directory_are_never_followed() {
+        use std::os::unix::fs::symlink;
+        let outside = tempfile::tempdir().unwrap();
+        let secret = outside.path().join("secret.txt");
+        fs::write(&secret, "TOP SECRET").unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let memories = tmp.path().join("memories");
+        let s = DirStorage::open(&memories).unwrap();
+        symlink(&secret, memories.join("MEMORY.md")).unwrap();
+        symlink(outside.path(), memories.join("logs")).unwrap();
+        fs::create_dir_all(tmp.path().join("skills/devops")).unwrap();
+        symlink(outside.path(), tmp.path().join("skills/devops/leak")).unwrap();
+        pollster::block_on(async {
+            for name in [
+                "MEMORY.md",
+                "logs/2026-12-01.md",
+                "skills/devops/leak/secret.txt",
+            ] {
+                let e = s.read(name).await.unwrap_err();
+                assert_eq!(e.kind(), ErrorKind::Storage, "{name}");
+                assert!(e.message().contains("symbolic link"), "{e}");
+                let e = s.write(name, b"x").await.unwrap_err();
+                assert!(e.message().contains("symbolic link"), "{e}");
+            }
+            // A skill behind a link is not listed either.
+            assert!(s.list().await.unwrap().iter().all(|n| !n.contains("leak")));
+        });
+        assert_eq!(fs::read_to_string(&secret).unwrap(), "TOP SECRET");
+        assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 1);
+        // The directory itself may be a link.
+        let linked = tmp.path().join("linked");
+        symlink(&memories, &linked).unwrap();
+        let via = DirStorage::open(&linked).unwrap();
+        pollster::block_on(via.write("USER.md", b"Name: Ada")).unwrap();
+        assert_eq!(fs::read(memories.join("USER.md")).unwrap(), b"Name: Ada");
     }
 
     #[test]

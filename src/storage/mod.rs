@@ -264,4 +264,32 @@ mod tests {
         assert_eq!(e.kind(), crate::ErrorKind::Internal);
         assert_eq!(super::run_ready(async { 7 }).unwrap(), 7);
     }
+
+    #[test]
+    fn memory_and_workspace_names_cannot_name_another_place() {
+        // They become OPFS directories, IndexedDB names, lock names, KV key
+        // prefixes and folders of the CLI's layout.
+        for good in ["a", "team-1_v2.0", &"x".repeat(64)] {
+            assert!(super::portable(good), "{good}");
+        }
+        for bad in [
+            "",
+            ".",
+            "..",
+            "../x",
+            "a/b",
+            "a\\b",
+            ".hidden",
+            "a@b",
+            "a b",
+            "a\0",
+            "é",
+            "ｘ",
+            "%2e%2e",
+            &"x".repeat(65),
+        ] {
+            assert!(!super::portable(bad), "{bad:?}");
+            assert!(crate::api::check_workspace(bad).is_err(), "{bad:?}");
+        }
+    }
 }

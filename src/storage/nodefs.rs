@@ -88,6 +88,8 @@ extern "C" {
     fn js_access(path: &str, mode: u32) -> f64;
     #[wasm_bindgen(js_name = nodefsFullPath)]
     fn js_full_path(name: &str) -> String;
+    #[wasm_bindgen(js_name = nodefsIsLink)]
+    fn js_is_link(path: &str) -> bool;
 }
 
 // Failure classes returned by js/nodefs-vfs.js (negative numbers).
@@ -136,6 +138,17 @@ pub fn open(path: &str) -> Result<Connection> {
 }
 
 fn connect(path: &str) -> Result<Connection> {
+    // SQLite would follow a link, for the database and its journal (as
+    // the native directory refuses, src/storage/dir.rs).
+    for file in [path.to_string(), format!("{path}-journal")] {
+        if js_is_link(&file) {
+            return Err(Error::storage(format!(
+                "{file} is a symbolic link: mnemo follows no link inside a memories directory \
+                 (it could point at any file, which would be written); replace it with the file \
+                 itself"
+            )));
+        }
+    }
     let header = read_header(path)?;
     let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
         | OpenFlags::SQLITE_OPEN_CREATE

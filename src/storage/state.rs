@@ -264,8 +264,18 @@ impl<S: Storage> Storage for StateDb<S> {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn directory(dir: impl Into<std::path::PathBuf>) -> Result<StateDb<super::DirStorage>> {
     let files = super::DirStorage::open(dir)?;
-    let path = files.dir().join(STATE_DB);
-    Ok(StateDb::new(files, Box::new(move || db::open_file(&path))))
+    let root = files.dir().to_path_buf();
+    let path = root.join(STATE_DB);
+    Ok(StateDb::new(
+        files,
+        Box::new(move || {
+            // SQLite would follow a link, for the database and its journal.
+            for suffix in ["", "-journal", "-wal", "-shm"] {
+                super::dir::no_links(&root, &root.join(format!("{STATE_DB}{suffix}")))?;
+            }
+            db::open_file(&path)
+        }),
+    ))
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]

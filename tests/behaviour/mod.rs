@@ -43,6 +43,7 @@ macro_rules! behaviour_suite {
             frozen_prompt_changes_only_at_session_start
             bad_input_gets_a_code_and_changes_nothing
             a_failed_commit_changes_nothing
+            state_from_a_newer_mnemo_or_unreadable_is_never_written_over
             hand_edited_file_is_backed_up_once_then_normalised
             damaged_file_refuses_writes_and_is_kept
             import_is_all_or_nothing_and_backs_up
@@ -557,6 +558,90 @@ pub async fn a_failed_commit_changes_nothing() {
     // The same write succeeds once the storage works again.
     assert_ok(&m.tool(&add("memory", "second")).await);
     assert_eq!(text(&s, "MEMORY.md").unwrap(), "first\n§\nsecond");
+}
+
+pub async fn state_from_a_newer_mnemo_or_unreadable_is_never_written_over() {
+    let s = storage();
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(
+        &m.tool(&json!({"action": "add", "target": "memory", "content": "Deploys run on Fridays", "importance": 0.9}))
+            .await,
+    );
+    drop(m);
+    let sidecar = mnemo::sidecar::BLOB;
+    // A newer sidecar: opening is refused, nothing is written.
+    let newer = br#"{"version": 99, "next_id": 2, "memory": [], "user": [], "links": {}}"#;
+    s.put(sidecar, newer);
+    let before = s.snapshot();
+    let e = Memory::open(s.clone(), Config::default())
+        .await
+        .map(|_| ())
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::StoreDamaged);
+    assert!(e.message().contains("newer mnemo"), "{}", e.message());
+    assert_eq!(s.snapshot(), before);
+    // A newer history, approval queue or skills queue: the write that
+    // would rewrite it is refused; nothing changes.
+    s.delete(sidecar).await.unwrap();
+    let mut m = open(&s, Config::default()).await;
+    let newer_blobs = [
+        (
+            mnemo::sidecar::HISTORY_BLOB,
+            &br#"{"version": 99, "items": [], "next_id": 1}"#[..],
+        ),
+        (
+            mnemo::approval::BLOB,
+            br#"{"version": 99, "next_id": 1, "items": []}"#,
+        ),
+        (
+            mnemo::skills::QUEUE_BLOB,
+            br#"{"version": 99, "next": 1, "items": []}"#,
+        ),
+    ];
+    for (name, bytes) in newer_blobs {
+        s.put(name, bytes);
+        let before = s.snapshot();
+        let error = if name == mnemo::sidecar::HISTORY_BLOB {
+            let r = m
+                .tool(&json!({"action": "replace", "target": "memory", "old_text": "Fridays", "content": "Deploys run on Thursdays"}))
+                .await;
+            assert_code(&r, "storage");
+            r.error.unwrap()
+        } else if name == mnemo::approval::BLOB {
+            let mut staging = open(&s, config(json!({"memory": {"write_approval": true}}))).await;
+            let r = staging.tool(&add("memory", "staged")).await;
+            assert_code(&r, "storage");
+            r.error.unwrap()
+        } else {
+            let mut staging = open(&s, config(json!({"skills": {"write_approval": true}}))).await;
+            let r = staging
+                .skill_tool(&json!({"action": "create", "name": "deploy", "content": "---\nname: deploy\ndescription: Deploy\n---\nRun make release."}))
+                .await;
+            assert_eq!(r["success"], json!(false), "{r}");
+            r["error"].as_str().unwrap().to_string()
+        };
+        assert!(error.contains("newer mnemo"), "{name}: {error}");
+        assert_eq!(s.snapshot(), before, "{name} changed");
+        s.delete(name).await.unwrap();
+        m.end_turn();
+    }
+    // An unreadable sidecar is kept aside once before the state starts
+    // again from the stores.
+    drop(m);
+    s.put(sidecar, b"{\"version\": 1, truncated");
+    let mut m = open(&s, Config::default()).await;
+    assert_ok(&m.tool(&add("memory", "Tests run on push")).await);
+    let kept: Vec<_> = s
+        .snapshot()
+        .into_iter()
+        .filter(|(k, _)| k.starts_with(&format!("{sidecar}.bak.")))
+        .collect();
+    assert_eq!(kept.len(), 1, "one backup");
+    assert_eq!(kept[0].1, b"{\"version\": 1, truncated");
+    assert_eq!(
+        m.store(mnemo::Target::Memory).entries(),
+        ["Deploys run on Fridays", "Tests run on push"]
+    );
 }
 
 pub async fn hand_edited_file_is_backed_up_once_then_normalised() {

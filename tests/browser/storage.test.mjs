@@ -383,6 +383,33 @@ test("opfs: curate() runs in the worker with the page's llm and embedder; a canc
   await page.close();
 });
 
+test("opfs: a page's signal reaches the worker: an embedder or classifier that never answers is given up on", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const { Memory } = window.mnemo;
+    const never = { model: "hangs", dimensions: 2, embed: () => new Promise(() => {}) };
+    const m = await Memory.open({ storage: "opfs", name: `hang-${Date.now()}`, embedder: never });
+    await m.tool({ action: "add", target: "memory", content: "Rate limiting is 100 requests a minute" }, { signal: AbortSignal.abort() });
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 100);
+    const recalled = await m.recall("rate limiting", { signal: controller.signal });
+    const searched = await m.search("rate limiting", { signal: AbortSignal.abort() });
+    let refused = null;
+    await m.recall("x", { signal: "soon" }).catch((e) => (refused = e.code));
+    const files = await m.exportMarkdown();
+    await m.close();
+    return { mode: recalled.mode, skipped: recalled.skipped, first: recalled[0]?.content, searched: searched[0]?.text, refused, files };
+  });
+  assert.equal(out.mode, "keyword");
+  assert.match(out.skipped, /cancelled/);
+  assert.equal(out.first, "Rate limiting is 100 requests a minute");
+  assert.equal(out.searched, "Rate limiting is 100 requests a minute");
+  assert.equal(out.refused, "invalid-input");
+  assert.equal(out.files["MEMORY.md"], "Rate limiting is 100 requests a minute");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("opfs: recover() runs in a worker from a page and refuses a sound database", async () => {
   const page = await tab();
   const out = await run(page, async () => {

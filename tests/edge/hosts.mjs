@@ -139,14 +139,19 @@ export const viceroy = (() => {
   }
 })();
 
-/** Viceroy serving the Fastly app with the local KV store of its fastly.toml. */
-export function serveFastly() {
-  return start("viceroy", viceroy, [
-    "serve",
-    "--addr",
-    "127.0.0.1:{port}",
-    fastlyApp,
-    "-C",
-    join(root, "examples", "fastly", "fastly.toml"),
-  ]);
+/**
+ * Viceroy serving the Fastly app with the local KV store of its fastly.toml
+ * and, unless `apiToken` is null, the secret `MNEMO_TOKEN` (default
+ * [`API_TOKEN`]) in a local secret store `mnemo`; `call` sends it.
+ */
+export function serveFastly({ apiToken = API_TOKEN } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), "mnemo-viceroy-"));
+  const manifest = readFileSync(join(root, "examples", "fastly", "fastly.toml"), "utf8");
+  const secrets =
+    apiToken == null
+      ? ""
+      : `\n  [local_server.secret_stores]\n    [[local_server.secret_stores.mnemo]]\n      key = "MNEMO_TOKEN"\n      data = ${JSON.stringify(apiToken)}\n`;
+  writeFileSync(join(dir, "fastly.toml"), manifest + secrets);
+  const headers = apiToken == null ? {} : { authorization: `Bearer ${apiToken}` };
+  return start("viceroy", viceroy, ["serve", "--addr", "127.0.0.1:{port}", fastlyApp, "-C", join(dir, "fastly.toml")], headers);
 }

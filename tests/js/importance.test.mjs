@@ -453,3 +453,30 @@ test("the new calls reject with closed after close()", async () => {
   await rejects(m.restore("h1"), "closed");
   await rejects(m.purgeHistory(), "closed");
 });
+
+test("an embedder that never answers: the caller's signal gives up on it, recall answers by keywords, and later calls are not held", async () => {
+  const never = { model: "hangs-v1", dimensions: AXES.length + 1, embed: () => new Promise(() => {}) };
+  const m = await seeded({ embedder: never });
+  const before = await m.exportMarkdown();
+  const controller = new AbortController();
+  const pending = m.recall("rate limiting", { signal: controller.signal });
+  setTimeout(() => controller.abort(), 20);
+  const r = await pending;
+  assert.equal(r.mode, "keyword");
+  assert.match(r.skipped, /cancelled while the host's embed was answering/);
+  assert.match(r[0].content, /^Rate limiting/);
+  // search, context and inject take the signal too; one already aborted
+  // gives up at once.
+  const aborted = AbortSignal.abort();
+  assert.match((await m.search("rate limiting", { signal: aborted }))[0].text, /^Rate limiting/);
+  assert.equal(typeof (await m.context("rate limiting", { signal: aborted })), "string");
+  assert.match(await m.inject("rate limiting", { signal: aborted }), /Rate limiting/);
+  // Nothing changed, and the memory still answers.
+  assert.deepEqual(await m.exportMarkdown(), before);
+  assert.equal((await m.status()).memory.entries, NOTES.length);
+  // A signal that is not an AbortSignal is API misuse.
+  await rejects(m.recall("x", { signal: "soon" }), "invalid-input");
+  await rejects(m.context("x", { signal: 5 }), "invalid-input");
+  await rejects(m.inject("x", { deadline: 5 }), "invalid-input");
+  await m.close();
+});

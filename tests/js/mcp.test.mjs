@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -617,6 +617,16 @@ test("scope and workspace: the project's .mnemo upwards, a named workspace, MNEM
   const usage = spawnSync(process.execPath, [cli, "pending", "--agent", "w1"], { env: { ...process.env, ...env }, encoding: "utf8" });
   assert.equal(usage.status, 2);
   assert.match(usage.stderr, /--agent goes with mcp/);
+
+  // A cloned project whose .mnemo/memories links to the user's global
+  // memories (or anywhere): refused, and the global memories are untouched.
+  const cloned = tmp();
+  mkdirSync(join(cloned, ".mnemo"));
+  symlinkSync(join(home, "memories"), join(cloned, ".mnemo", "memories"));
+  const linked = spawnSync(process.execPath, [cli, "mcp"], { env: { ...process.env, ...env }, cwd: cloned, input: "", encoding: "utf8" });
+  assert.equal(linked.status, 1, linked.stderr);
+  assert.match(linked.stderr, /error \[storage\].*is a symbolic link/);
+  assert.equal(read(join(home, "memories"), "MEMORY.md"), "In the global scope");
 });
 
 test("malformed JSON-RPC, batches, wrong shapes and huge messages get JSON-RPC errors; the server keeps serving and writes nothing", async () => {

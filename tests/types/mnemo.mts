@@ -273,6 +273,15 @@ export async function promptAndStatus(memory: Memory): Promise<void> {
   void [system, fresh, context];
   // @ts-expect-error context takes the user's message, a string
   await memory.context({ message: "hi" });
+  // The caller's way out of a host callback that never answers.
+  const signal: AbortSignal = AbortSignal.timeout(5000);
+  await memory.context("ssh", { signal });
+  await memory.inject("ssh", { signal });
+  await memory.tool({ action: "add", target: "memory", content: "x" }, { signal });
+  await memory.search("ssh", { limit: 3, signal });
+  await memory.recall("ssh", { minImportance: 0.5, signal });
+  // @ts-expect-error a signal is an AbortSignal
+  await memory.context("ssh", { signal: "soon" });
 
   const status: Status = await memory.status();
   exact<Equal<Status["storage"], "memory" | "opfs" | "indexeddb" | "fs" | "host">>();

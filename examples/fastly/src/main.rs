@@ -13,9 +13,21 @@
 //! Every request opens the memory from the KV store (Compute instances do
 //! not outlive a request), so the prompt is the frozen snapshot of the
 //! stores as they are now.
+//!
+//! The API is the memory's whole surface, so every request needs
+//! `Authorization: Bearer <token>`, the secret `MNEMO_TOKEN` of the secret
+//! store `mnemo` (`fastly secret-store-entry create --store-id=… --name
+//! MNEMO_TOKEN --stdin`), compared in constant time (of SHA-256 digests, so
+//! the length leaks nothing either) before the KV store is opened: a missing
+//! or wrong token is 401, and with no secret set the API answers 503 (off).
+//! A body over 4 MiB is 413. Nothing is read or written in any of these
+//! cases.
 
-use fastly::http::{Method, StatusCode};
+use std::io::Read;
+
+use fastly::http::{header, Method, StatusCode};
 use fastly::kv_store::{InsertMode, KVStore, KVStoreError};
+use fastly::secret_store::SecretStore;
 use fastly::{Error, Request, Response};
 use mnemo::api::SearchOptions;
 use mnemo::storage::{run_ready, Storage};
@@ -32,6 +44,13 @@ const STORE: &str = "mnemo";
 
 /// The key (under the workspace prefix) of the writers' lock.
 const LOCK: &str = "lock";
+
+/// The secret store holding the API's token, and the token's name in it.
+const SECRETS: &str = "mnemo";
+const TOKEN: &str = "MNEMO_TOKEN";
+
+/// The largest body accepted, in bytes (a full store is far less).
+const MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 
 /// One workspace's blobs in the KV store.
 struct KvStorage {
@@ -140,8 +159,70 @@ fn failure(status: StatusCode, error: &mnemo::Error) -> Response {
     )
 }
 
+/// The deployment's token, or none when no secret is set (the API is
+/// then off).
+fn token() -> Option<Vec<u8>> {
+    let store = SecretStore::open(SECRETS).ok()?;
+    let secret = store.try_get(TOKEN).ok()??;
+    let bytes = secret.try_plaintext().ok()?.to_vec();
+    (!bytes.is_empty()).then_some(bytes)
+}
+
+/// Whether the request carries the bearer token `secret`, compared in
+/// constant time: the SHA-256 digests of both are compared byte for byte
+/// with no early exit, so neither the token nor its length leaks.
+fn authorized(req: &Request, secret: &[u8]) -> bool {
+    use mnemo::skills::digest;
+    let given = req
+        .get_header_str(header::AUTHORIZATION)
+        .and_then(|h| {
+            let (scheme, token) = h.split_once(' ')?;
+            scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
+        })
+        .unwrap_or("");
+    let (a, b) = (digest(given), digest(&String::from_utf8_lossy(secret)));
+    let diff = a
+        .bytes()
+        .zip(b.bytes())
+        .fold(0u8, |acc, (x, y)| acc | (x ^ y));
+    !given.is_empty() && diff == 0
+}
+
+/// The body, at most [`MAX_BODY_BYTES`] of it: none when it is longer.
+fn bounded_body(req: &mut Request) -> Option<Vec<u8>> {
+    let mut bytes = Vec::new();
+    req.take_body()
+        .take(MAX_BODY_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() <= MAX_BODY_BYTES).then_some(bytes)
+}
+
 #[fastly::main]
 fn main(mut req: Request) -> Result<Response, Error> {
+    // The gate comes first: nothing is parsed, opened or read before it.
+    let Some(secret) = token() else {
+        return Ok(reply(
+            StatusCode::SERVICE_UNAVAILABLE,
+            &json!({"error": format!("the JSON API is off: set the secret {TOKEN} in the secret store {SECRETS:?}"), "code": "unsupported"}),
+        ));
+    };
+    if !authorized(&req, &secret) {
+        return Ok(reply(
+            StatusCode::UNAUTHORIZED,
+            &json!({"error": format!("a bearer token is required: Authorization: Bearer <{TOKEN}>"), "code": "invalid-input"}),
+        )
+        .with_header(header::WWW_AUTHENTICATE, "Bearer realm=\"mnemo\""));
+    }
+    let too_long = || {
+        reply(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            &json!({"error": format!("the body is over {MAX_BODY_BYTES} bytes"), "code": "too-long"}),
+        )
+    };
+    if req.get_content_length().is_some_and(|n| n > MAX_BODY_BYTES) {
+        return Ok(too_long());
+    }
     let path = req.get_path().to_string();
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let (workspace, op) = match parts.as_slice() {
@@ -162,7 +243,10 @@ fn main(mut req: Request) -> Result<Response, Error> {
         }
     };
     let body: Value = if req.get_method() == Method::POST {
-        match serde_json::from_slice(&req.take_body_bytes()) {
+        let Some(bytes) = bounded_body(&mut req) else {
+            return Ok(too_long());
+        };
+        match serde_json::from_slice(&bytes) {
             Ok(v) => v,
             Err(_) => {
                 return Ok(reply(

@@ -69,16 +69,46 @@ pub fn interactive() -> bool {
     io::stdin().is_terminal() && io::stderr().is_terminal()
 }
 
+/// A new directory of the temp dir only this user can enter. Its name is
+/// never one that existed: on a shared machine another user could have
+/// made a directory of a predictable name, with a link in it to a file of
+/// ours, and read or redirect what is edited.
+fn private_dir() -> std::io::Result<std::path::PathBuf> {
+    let mut builder = std::fs::DirBuilder::new();
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let mut last = None;
+    for attempt in 0..100u32 {
+        let dir = std::env::temp_dir().join(format!(
+            "mnemo-edit-{}-{nanos:08x}-{attempt}",
+            std::process::id()
+        ));
+        match builder.create(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temp dir name")))
+}
+
 /// Opens `text` in `$VISUAL` / `$EDITOR` (default `vi`) and returns what
 /// was saved; an editor that fails changes nothing.
 pub fn edit_in_editor(text: &str) -> Result<String> {
     let io_err = |what: &str, e: std::io::Error| {
         Error::new(ErrorKind::Storage, format!("could not {what}: {e}"))
     };
-    let dir = std::env::temp_dir().join(format!("mnemo-edit-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).map_err(|e| io_err("create a temp dir", e))?;
+    let dir = private_dir().map_err(|e| io_err("create a temp dir", e))?;
     let file = dir.join("entry.md");
-    std::fs::write(&file, text).map_err(|e| io_err("write the temp file", e))?;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&file)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, text.as_bytes()))
+        .map_err(|e| io_err("write the temp file", e))?;
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
     let editor = var("VISUAL")
         .or_else(|| var("EDITOR"))

@@ -144,6 +144,9 @@ impl Paths {
                 None => (Scope::Global, self.global_root()?, false),
             },
         };
+        if scope == Scope::Project {
+            project_links(&root, workspace.as_deref())?;
+        }
         Ok(Location {
             scope,
             dir: memories_of(&root, workspace.as_deref()),
@@ -303,26 +306,28 @@ impl Paths {
 
     /// The config file for `location`: `--config`, else the project's
     /// `config.yaml` when it has one, else the global one; whether it must
-    /// exist (only `--config`'s must); none without a home directory.
-    fn config_path(&self, location: &Location) -> Option<(PathBuf, bool)> {
+    /// exist (only `--config`'s must), and whether it is a project's (a
+    /// file that came with the project's sources, not the user's own);
+    /// none without a home directory.
+    fn config_path(&self, location: &Location) -> Option<(PathBuf, bool, bool)> {
         if let Some(path) = &self.config {
-            return Some((path.clone(), true));
+            return Some((path.clone(), true, false));
         }
         if let (Scope::Project, Some(root)) = (location.scope, &location.root) {
             let path = root.join("config.yaml");
             if path.is_file() {
-                return Some((path, false));
+                return Some((path, false, true));
             }
         }
         self.home
             .as_ref()
-            .map(|home| (home.join("config.yaml"), false))
+            .map(|home| (home.join("config.yaml"), false, false))
     }
 
     /// The config in force at `location`, its `embeddings:` section, and a
     /// line saying where they came from.
     fn load_config(&self, location: &Location) -> Result<(Config, Option<Section>, String)> {
-        let Some((path, explicit)) = self.config_path(location) else {
+        let Some((path, explicit, project)) = self.config_path(location) else {
             return Ok((
                 Config::default(),
                 None,
@@ -353,7 +358,7 @@ impl Paths {
                 e.utf8_error().valid_up_to()
             ))
         })?;
-        let (config, embeddings) = config_from_yaml(&text)
+        let (config, embeddings) = config_from_yaml(&text, project)
             .map_err(|e| Error::new(e.kind(), format!("{}: {}", path.display(), e.message())))?;
         Ok((config, embeddings, path.display().to_string()))
     }
@@ -385,6 +390,41 @@ fn memories_of(root: &Path, workspace: Option<&str>) -> PathBuf {
     }
 }
 
+/// Refuses a project whose folders under `.mnemo/` are links. A project's
+/// `.mnemo/` comes with its sources (a cloned repository), and a link there
+/// would send its memories and skills anywhere: into the user's global
+/// memories, or a skills tree walked and written over a home directory. (The
+/// storage follows no link below these folders; the global scope's may be
+/// links, the user's own choice.)
+fn project_links(root: &Path, workspace: Option<&str>) -> Result<()> {
+    let parts: Vec<PathBuf> = match workspace {
+        None => vec![root.join("memories"), root.join("skills")],
+        Some(name) => {
+            let ws = root.join("workspaces").join(name);
+            vec![
+                root.join("workspaces"),
+                ws.clone(),
+                ws.join("memories"),
+                ws.join("skills"),
+            ]
+        }
+    };
+    for part in parts {
+        if fs::symlink_metadata(&part).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(Error::new(
+                ErrorKind::Storage,
+                format!(
+                    "{} is a symbolic link: a project's memories and skills live in its own \
+                     .mnemo folder, and mnemo follows no link there (one could point at any \
+                     folder, which would be read and written); replace it with the folder itself",
+                    part.display()
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `name` when it can name a workspace (the core's rule,
 /// [`mnemo::api::check_workspace`]), the error saying where it came from.
 fn workspace_name(name: &str) -> Result<String> {
@@ -402,9 +442,27 @@ fn workspace_name(name: &str) -> Result<String> {
 /// `auxiliary.background_review`, and
 /// the CLI's `embeddings:` section, ignoring every other key (they belong
 /// to other tools); the keys themselves are checked strictly, the core's
-/// by the core.
-fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
+/// by the core. A `project`'s file may not name where mnemo connects or
+/// which key it sends ([`ENDPOINT_KEYS`]).
+fn config_from_yaml(text: &str, project: bool) -> Result<(Config, Option<Section>)> {
     let invalid = |msg: String| Error::new(ErrorKind::InvalidConfig, msg);
+    // The YAML reader refuses nesting past its limit, but only after a
+    // scan whose cost grows with the square of the brackets still open: a
+    // file of a few hundred KB of `[` would take a minute. No config nests
+    // anywhere near this deep.
+    let mut depth = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if depth > MAX_FLOW_DEPTH {
+            return Err(invalid(format!(
+                "not valid YAML: brackets nested deeper than {MAX_FLOW_DEPTH}"
+            )));
+        }
+    }
     let mut doc: serde_yaml::Value =
         serde_yaml::from_str(text).map_err(|e| invalid(format!("not valid YAML: {e}")))?;
     doc.apply_merge()
@@ -418,6 +476,9 @@ fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
             ))
         }
     };
+    if project {
+        refuse_endpoints(&map)?;
+    }
     let mut config = serde_json::Map::new();
     if let Some(section) = map.remove("memory").filter(|s| !s.is_null()) {
         config.insert("memory".into(), to_json("memory", section)?);
@@ -462,6 +523,55 @@ fn config_from_yaml(text: &str) -> Result<(Config, Option<Section>)> {
         Config::from_json(&serde_json::Value::Object(config))?,
         embeddings,
     ))
+}
+
+/// The keys that say where mnemo connects and which API key it sends
+/// there, by section. A project's `.mnemo/config.yaml` comes with the
+/// project's sources (a cloned repository), so whoever wrote it could
+/// otherwise point the review's or the embeddings' endpoint at a server of
+/// theirs and receive the user's API key and memories (the global scope's
+/// too: reads in a project take them in); these keys are read only from
+/// the user's own config (`$MNEMO_HOME/config.yaml`, `--config`) and the
+/// flags.
+const ENDPOINT_KEYS: [(&[&str], [&str; 3]); 2] = [
+    (&["embeddings"], ["base_url", "provider", "api_key_env"]),
+    (
+        &["auxiliary", "background_review"],
+        ["base_url", "provider", "api_key_env"],
+    ),
+];
+
+/// The deepest nesting of `[` and `{` a config may have (counted in the
+/// raw text, quoted or not).
+const MAX_FLOW_DEPTH: usize = 64;
+
+/// Refuses a project config that sets any of [`ENDPOINT_KEYS`].
+fn refuse_endpoints(map: &serde_yaml::Mapping) -> Result<()> {
+    for (path, keys) in ENDPOINT_KEYS {
+        let mut section = Some(map);
+        for name in path {
+            section = section
+                .and_then(|m| m.get(*name))
+                .and_then(serde_yaml::Value::as_mapping);
+        }
+        let Some(section) = section else { continue };
+        if let Some(key) = keys
+            .iter()
+            .find(|k| section.get(**k).is_some_and(|v| !v.is_null()))
+        {
+            return Err(Error::new(
+                ErrorKind::InvalidConfig,
+                format!(
+                    "{}.{key} is not read from a project's config.yaml: it says where mnemo \
+                     sends your API key and memories, and this file came with the project; \
+                     set it in $MNEMO_HOME/config.yaml (or pass --config FILE or the \
+                     command's flags) and remove it here",
+                    path.join(".")
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The key `key` of the top-level section `section`, unless absent or

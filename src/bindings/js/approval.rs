@@ -109,14 +109,25 @@ pub(super) fn aborted(signal: &JsValue) -> bool {
 /// `promise`, unless `signal` aborts first: then a rejection saying that
 /// `what` (the review, the curation) was cancelled. The listener is
 /// removed once either settles, so nothing outlives the call.
-async fn until_aborted(
+pub(super) async fn until_aborted(
     promise: Promise,
     signal: &JsValue,
     what: &'static str,
 ) -> Result<JsValue, JsValue> {
+    until_aborted_by(promise, signal, what, "llm").await
+}
+
+/// [`until_aborted`] for the host's callback `who` (`llm`, `embed`,
+/// `classifier`).
+pub(super) async fn until_aborted_by(
+    promise: Promise,
+    signal: &JsValue,
+    what: &'static str,
+    who: &'static str,
+) -> Result<JsValue, JsValue> {
     let cancelled = move || -> JsValue {
         js_sys::Error::new(&format!(
-            "the {what} was cancelled while the host's llm was answering"
+            "the {what} was cancelled while the host's {who} was answering"
         ))
         .into()
     };

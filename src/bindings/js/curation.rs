@@ -95,6 +95,10 @@ fn curate_options(value: &JsValue) -> Result<CurateOptions, Error> {
         v if is_signal(&v) => Some(v),
         _ => return Err(Error::input("signal must be an AbortSignal")),
     };
+    // An embedder lent for this call answers within its signal too.
+    let signal: super::CallSignal =
+        std::rc::Rc::new(std::cell::RefCell::new(options.signal.clone()));
+    options.embedder = options.embedder.map(|e| e.racing(&signal));
     Ok(options)
 }
 

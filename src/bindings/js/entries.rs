@@ -11,7 +11,6 @@
 use js_sys::{Array, Float32Array, Function, Object, Promise, Reflect};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
 use super::interop::{from_serde, to_json, to_string};
 use super::{throw, with_open, JsMemory};
@@ -33,6 +32,16 @@ pub(super) struct JsEmbedder {
     model: String,
     dimensions: usize,
     embed: Function,
+    /// Raced against: the signal of the call that asks for vectors.
+    signal: super::CallSignal,
+}
+
+impl JsEmbedder {
+    /// This embedder, its answers raced against `signal`.
+    pub(super) fn racing(mut self, signal: &super::CallSignal) -> JsEmbedder {
+        self.signal = signal.clone();
+        self
+    }
 }
 
 impl Embedder for JsEmbedder {
@@ -52,7 +61,7 @@ impl Embedder for JsEmbedder {
                 .embed
                 .call1(&JsValue::NULL, &list)
                 .map_err(|e| failed(&e))?;
-            let answer = JsFuture::from(Promise::resolve(&answer))
+            let answer = super::host_answer(Promise::resolve(&answer), &self.signal, "embed")
                 .await
                 .map_err(|e| failed(&e))?;
             vectors(&answer)
@@ -161,6 +170,7 @@ pub(super) fn embedder_from(value: JsValue, kind: ErrorKind) -> Result<Option<Js
         model,
         dimensions,
         embed,
+        signal: super::CallSignal::default(),
     }))
 }
 
@@ -216,11 +226,16 @@ impl JsMemory {
     pub fn recall(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "RecallOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "RecallOptions & CallOptions")]
+        options: JsValue,
     ) -> Promise {
+        let (options, signal) = match super::split_signal(&options) {
+            Ok(split) => split,
+            Err(e) => return Promise::reject(&throw(e)),
+        };
         let decoded = to_string(&query, "query")
             .and_then(|q| Ok((q, RecallOptions::from_json(&to_json(&options)?)?)));
-        with_open(&self.inner, async move |memory| {
+        super::with_signal(&self.inner, signal, async move |memory| {
             let (query, options) = decoded.map_err(throw)?;
             recalled(&memory.recall(&query, &options).await.map_err(throw)?)
         })
@@ -234,9 +249,14 @@ impl JsMemory {
     pub fn inject(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] prompt: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
+        let signal = match super::signal_only(&options, "inject options") {
+            Ok(signal) => signal,
+            Err(e) => return Promise::reject(&throw(e)),
+        };
         let decoded = to_string(&prompt, "prompt");
-        with_open(&self.inner, async move |memory| {
+        super::with_signal(&self.inner, signal, async move |memory| {
             let prompt = decoded.map_err(throw)?;
             Ok(memory.inject(&prompt).await.into())
         })

@@ -11,7 +11,7 @@ mod entries;
 mod interop;
 mod skills;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use futures_util::lock::Mutex;
@@ -41,6 +41,55 @@ struct Open {
     pending: Cell<usize>,
     /// The named workspace (none: the default one), for `status()`.
     workspace: Option<String>,
+    /// The `AbortSignal` of the call running now, when its caller gave one.
+    signal: CallSignal,
+}
+
+/// The `AbortSignal` of the call running now (calls run one at a time):
+/// the host's embedder and classifier race their answers against it, so a
+/// callback that never answers cannot hold the memory, and every call
+/// queued behind it, for ever. An aborted callback counts as a failed one:
+/// recall falls back to keywords and says why, the rules' verdict stands.
+pub(crate) type CallSignal = Rc<RefCell<Option<JsValue>>>;
+
+/// `promise`, raced against the running call's signal (if any); `who`
+/// names the host's callback in the cancellation's message.
+pub(crate) async fn host_answer(
+    promise: Promise,
+    signal: &CallSignal,
+    who: &'static str,
+) -> Result<JsValue, JsValue> {
+    let signal = signal.borrow().clone();
+    match signal {
+        Some(signal) => approval::until_aborted_by(promise, &signal, "call", who).await,
+        None => wasm_bindgen_futures::JsFuture::from(promise).await,
+    }
+}
+
+/// The options object `value` without its `signal`, and the signal: an
+/// `AbortSignal`, or an `invalid-input` error.
+fn split_signal(value: &JsValue) -> Result<(JsValue, Option<JsValue>), Error> {
+    if !value.is_object() || !Reflect::has(value, &"signal".into()).unwrap_or(false) {
+        return Ok((value.clone(), None));
+    }
+    let signal = Reflect::get(value, &"signal".into()).unwrap_or(JsValue::UNDEFINED);
+    let rest = Object::assign(&Object::new(), value.unchecked_ref::<Object>());
+    let _ = Reflect::delete_property(&rest, &"signal".into());
+    match signal {
+        v if v.is_undefined() || v.is_null() => Ok((rest.into(), None)),
+        v if approval::is_signal(&v) => Ok((rest.into(), Some(v))),
+        _ => Err(Error::input("signal must be an AbortSignal")),
+    }
+}
+
+/// The options `{signal?}` of a call that takes no other option.
+fn signal_only(value: &JsValue, what: &str) -> Result<Option<JsValue>, Error> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    let (rest, signal) = split_signal(value)?;
+    crate::api::fields(&to_json(&rest)?, what, &["signal"])?;
+    Ok(signal)
 }
 
 type Shared = Rc<Open>;
@@ -191,8 +240,8 @@ async fn open_storage(
 }
 
 /// A host's classifier given to `Memory.open` as `classifier: async (text)
-/// => score`.
-struct JsClassifier(js_sys::Function);
+/// => score`, raced against the running call's signal.
+struct JsClassifier(js_sys::Function, CallSignal);
 
 impl crate::host::Classifier for JsClassifier {
     fn score<'a>(&'a self, text: &'a str) -> crate::host::Answer<'a, f64> {
@@ -204,7 +253,7 @@ impl crate::host::Classifier for JsClassifier {
                     Error::new(ErrorKind::Internal, crate::storage::adapter::message_of(&e))
                 })?;
             let value = match value.dyn_into::<Promise>() {
-                Ok(promise) => wasm_bindgen_futures::JsFuture::from(promise)
+                Ok(promise) => host_answer(promise, &self.1, "classifier")
                     .await
                     .map_err(|e| {
                         Error::new(ErrorKind::Internal, crate::storage::adapter::message_of(&e))
@@ -219,14 +268,17 @@ impl crate::host::Classifier for JsClassifier {
 }
 
 /// The `classifier` option of `Memory.open`, when given.
-fn classifier_option(opts: &JsValue) -> Result<Option<Box<dyn crate::host::Classifier>>, Error> {
+fn classifier_option(
+    opts: &JsValue,
+    signal: &CallSignal,
+) -> Result<Option<Box<dyn crate::host::Classifier>>, Error> {
     if !opts.is_object() {
         return Ok(None);
     }
     match Reflect::get(opts, &"classifier".into()).unwrap_or(JsValue::UNDEFINED) {
         v if v.is_undefined() || v.is_null() => Ok(None),
         v => match v.dyn_into::<js_sys::Function>() {
-            Ok(f) => Ok(Some(Box::new(JsClassifier(f)))),
+            Ok(f) => Ok(Some(Box::new(JsClassifier(f, signal.clone())))),
             Err(_) => Err(Error::new(
                 ErrorKind::InvalidConfig,
                 "classifier must be a function: async (text) => score from 0 to 1",
@@ -265,6 +317,21 @@ where
     })
 }
 
+/// [`with_open`] with `signal` as the running call's signal while `f`
+/// runs.
+fn with_signal<F>(inner: &Shared, signal: Option<JsValue>, f: F) -> Promise
+where
+    F: AsyncFnOnce(&mut Memory<JsStorage>) -> Result<JsValue, JsValue> + 'static,
+{
+    let cell = inner.signal.clone();
+    with_open(inner, async move |memory| {
+        cell.replace(signal);
+        let result = f(memory).await;
+        cell.replace(None);
+        result
+    })
+}
+
 /// `status()` as JS: the core's status and the workspace (`null` for the
 /// default one), which is the binding's: the core sees only its storage.
 fn status_of(memory: &Memory<JsStorage>, workspace: Option<&str>) -> Result<JsValue, JsValue> {
@@ -297,9 +364,12 @@ impl JsMemory {
         #[wasm_bindgen(unchecked_optional_param_type = "MemoryOptions")] opts: JsValue,
     ) -> Promise {
         future_to_promise(async move {
-            let classifier = classifier_option(&opts).map_err(throw)?;
+            let signal = CallSignal::default();
+            let classifier = classifier_option(&opts, &signal).map_err(throw)?;
             let agent = agent_option(&opts).map_err(throw)?;
-            let embedder = entries::embedder_option(&opts).map_err(throw)?;
+            let embedder = entries::embedder_option(&opts)
+                .map_err(throw)?
+                .map(|e| e.racing(&signal));
             let workspace = workspace_option(&opts).map_err(throw)?;
             let (storage, config) = open_storage(&opts, workspace.as_deref())
                 .await
@@ -318,6 +388,7 @@ impl JsMemory {
                 pending: Cell::new(memory.approval_status().pending),
                 memory: Mutex::new(Some(memory)),
                 workspace,
+                signal,
             });
             let listener = listen(&inner).await;
             Ok(JsMemory {
@@ -381,14 +452,21 @@ impl JsMemory {
         from_serde(&crate::tool::tool_schema())
     }
 
-    /// Runs a memory tool call exactly as the LLM emitted it.
+    /// Runs a memory tool call exactly as the LLM emitted it. Options:
+    /// `{signal?}`, an `AbortSignal` that gives up on the host's
+    /// classifier if it has not answered (the rules' verdict stands).
     #[wasm_bindgen(unchecked_return_type = "Promise<ToolResult>")]
     pub fn tool(
         &self,
         #[wasm_bindgen(unchecked_param_type = "ToolArgs | unknown")] args: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
+        let signal = match signal_only(&options, "tool options") {
+            Ok(signal) => signal,
+            Err(e) => return Promise::reject(&throw(e)),
+        };
         let decoded = to_json(&args);
-        with_open(&self.inner, async move |memory| {
+        with_signal(&self.inner, signal, async move |memory| {
             let result = match decoded {
                 Ok(args) => memory.tool(&args).await,
                 Err(e) => memory.refuse(e),
@@ -482,11 +560,16 @@ impl JsMemory {
     pub fn search(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] query: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "SearchOptions & CallOptions")]
+        options: JsValue,
     ) -> Promise {
+        let (options, signal) = match split_signal(&options) {
+            Ok(split) => split,
+            Err(e) => return Promise::reject(&throw(e)),
+        };
         let decoded = to_string(&query, "query")
             .and_then(|q| Ok((q, SearchOptions::from_json(&to_json(&options)?)?)));
-        with_open(&self.inner, async move |memory| {
+        with_signal(&self.inner, signal, async move |memory| {
             let (query, options) = decoded.map_err(throw)?;
             from_serde(&memory.search_ranked(&query, &options).await)
         })
@@ -499,9 +582,14 @@ impl JsMemory {
     pub fn context(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] message: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
+        let signal = match signal_only(&options, "context options") {
+            Ok(signal) => signal,
+            Err(e) => return Promise::reject(&throw(e)),
+        };
         let decoded = to_string(&message, "message");
-        with_open(&self.inner, async move |memory| {
+        with_signal(&self.inner, signal, async move |memory| {
             let message = decoded.map_err(throw)?;
             Ok(memory.context_ranked(&message).await.into())
         })

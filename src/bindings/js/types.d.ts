@@ -31,6 +31,18 @@ export interface SearchHit {
   score: number;
 }
 
+/**
+ * The caller's way out of a host callback that never answers: `tool`,
+ * `search`, `context`, `recall` and `inject` take `{signal}`. When it aborts,
+ * the host's embedder or classifier is given up on as if it had failed:
+ * recall falls back to keywords (and says so in `skipped`), the scanner's
+ * rules decide alone. Nothing else changes.
+ */
+export interface CallOptions {
+  /** Gives up on the host's embedder or classifier when it aborts. */
+  signal?: AbortSignal;
+}
+
 /** Options of `search` (and of the memory tool's `search` action). */
 export interface SearchOptions {
   /** Only this store (default: both). */
