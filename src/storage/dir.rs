@@ -90,12 +90,8 @@ impl DirStorage {
 
     fn try_lock(&self) -> Result<bool> {
         let path = self.dir.join(LOCK_FILE);
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(mut file) => {
-                let _ = write!(file, "{}", std::process::id());
-                let _ = file.sync_all();
-                Ok(true)
-            }
+        match create_lock(&self.dir, &path) {
+            Ok(()) => Ok(true),
             Err(e) if e.kind() == IoKind::AlreadyExists => {
                 if lock_is_stale(&path) {
                     // Move the stale lock aside rather than deleting it, so
@@ -111,6 +107,34 @@ impl DirStorage {
             }
             Err(e) => Err(io_error("create the lock file", &path, e)),
         }
+    }
+}
+
+/// Creates the lock file `lock` holding this process's id, all at once: the
+/// id goes into a private file first (`.mnemo.lock.<pid>`), which is then
+/// hard-linked as the lock. Created empty and then written, a lock whose
+/// writer was killed in between would hold no id, and nothing could tell
+/// that its holder is gone until it is [`STALE_AFTER`] old (every writer
+/// meanwhile failing with `locked`). Where the file system has no hard
+/// links the lock is created in place, as before.
+fn create_lock(dir: &Path, lock: &Path) -> std::io::Result<()> {
+    let pid = std::process::id();
+    let own = dir.join(format!("{LOCK_FILE}.{pid}"));
+    let linked = (|| {
+        let mut file = File::create(&own)?;
+        write!(file, "{pid}")?;
+        file.sync_all()?;
+        fs::hard_link(&own, lock)
+    })();
+    let _ = fs::remove_file(&own);
+    match linked {
+        Err(e) if e.kind() != IoKind::AlreadyExists => {
+            let mut file = OpenOptions::new().write(true).create_new(true).open(lock)?;
+            let _ = write!(file, "{pid}");
+            let _ = file.sync_all();
+            Ok(())
+        }
+        done => done,
     }
 }
 
@@ -368,6 +392,23 @@ mod tests {
             s.lock().await.unwrap();
             s.unlock().await.unwrap();
         });
+        assert!(!tmp.path().join(LOCK_FILE).exists());
+    }
+
+    #[test]
+    fn the_lock_holds_its_writers_id_from_the_moment_it_exists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path()).unwrap();
+        pollster::block_on(s.lock()).unwrap();
+        let held = fs::read_to_string(tmp.path().join(LOCK_FILE)).unwrap();
+        assert_eq!(held, std::process::id().to_string());
+        // The private file the lock was linked from is gone.
+        let names: Vec<_> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, [LOCK_FILE]);
+        pollster::block_on(s.unlock()).unwrap();
         assert!(!tmp.path().join(LOCK_FILE).exists());
     }
 
