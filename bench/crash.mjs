@@ -9,7 +9,7 @@
 //   node bench/crash.mjs [--trials 300] [--surface cli,node] [--seed 1]
 // MNEMO_BIN picks the CLI build (default target/debug/mnemo). The short
 // form is tests/reliability/crash.test.mjs.
-import { Model, crashTrial, mnemo, rng, stats, tmp } from "../tests/reliability/harness.mjs";
+import { Model, crashTrial, rng, stats, tmp } from "../tests/reliability/harness.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -19,30 +19,25 @@ const TRIALS = Number(arg("trials", 300));
 const SURFACES = arg("surface", "cli,node").split(",");
 const SEED = Number(arg("seed", Date.now() % 100_000));
 
-/** How long one write takes on `surface` here (ms, median of 5): the scale of the kill times. */
-async function writeTime(surface) {
-  if (surface === "node") return 15;
-  const dir = tmp("calibrate");
-  const times = [];
-  for (let i = 0; i < 5; i++) times.push((await mnemo(dir, ["add", `calibration note number ${i} k${i}`])).ms);
-  return stats(times).p50;
-}
-
 console.log(`crash campaign: ${TRIALS} trials per surface, seed ${SEED}`);
 const rows = [];
 for (const surface of SURFACES) {
   const dir = tmp(`crash-${surface}`);
   const model = new Model();
   const counter = { next: 0 };
-  const window = await writeTime(surface);
   const r = rng(SEED);
+  // The kills' scale: a write's time here, as the trials measure it.
+  const times = [];
   const totals = { killed: 0, acked: 0, lockLeft: 0, problems: [], recover: [] };
   const started = performance.now();
   for (let t = 0; t < TRIALS; t++) {
-    // Up to three writes' worth before the kill: kills land before, inside
-    // and after the commit of whichever write is running.
-    const killAfter = r() * window * 3;
-    const out = await crashTrial(surface, dir, model, { tag: `w${t % 7}`, seed: SEED * 1000 + t, killAfter, counter });
+    // After 0 to 3 acknowledged writes, the next is killed at a random
+    // point of a typical write's time: before, inside or after its commit.
+    const window = times.length ? stats(times.slice(-200)).p50 : 30;
+    const acks = Math.floor(r() * 4);
+    const delay = r() * window * 1.2;
+    const out = await crashTrial(surface, dir, model, { tag: `w${t % 7}`, seed: SEED * 1000 + t, acks, delay, counter });
+    times.push(...out.writeMs);
     totals.killed += out.killed ? 1 : 0;
     totals.acked += out.acked;
     totals.lockLeft += out.lock.left ? 1 : 0;
@@ -64,6 +59,7 @@ for (const surface of SURFACES) {
     lockLeft: totals.lockLeft,
     problems: totals.problems.length,
     recover: rec,
+    write: stats(times),
     minutes: (performance.now() - started) / 60_000,
   });
 }

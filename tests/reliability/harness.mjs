@@ -270,7 +270,11 @@ export async function readNode(dir, sessions = []) {
     if (status.memory.damaged) throw new Error(`MEMORY.md reported damaged: ${JSON.stringify(status.memory.damaged)}`);
     const files = await m.exportMarkdown();
     const present = new Set();
-    for (const s of sessions) if ((await m.sessionMessages(s)).length > 0) present.add(s);
+    for (const s of sessions) {
+      // An unknown session is an error (`not-found`), not an empty list.
+      const messages = await m.sessionMessages(s).catch((e) => (e.code === "no-match" ? [] : Promise.reject(e)));
+      if (messages.length > 0) present.add(s);
+    }
     const log = await m.readLog();
     const { nodes } = await m.journey();
     return {
@@ -310,24 +314,24 @@ export function nodeWriter(dir, spec, onLine) {
 
 /**
  * One crash trial on `surface` ("cli" or "node"): a loop of writes to
- * `dir` by writer `tag`, SIGKILLed `killAfter` ms after it started (for
- * the CLI: the process running at that moment), then the checks. Returns
- * {killed, acked, lock, problems, recoverMs}.
+ * `dir` by writer `tag`; once `acks` writes were acknowledged, the next
+ * one is SIGKILLed `delay` ms after it started (the CLI: its process; Node:
+ * the writer process, `delay` after the last acknowledgement). Then the
+ * checks. Returns {killed, acked, lock, problems, recoverMs, writeMs}.
  */
-export async function crashTrial(surface, dir, model, { tag, seed, killAfter, counter }) {
+export async function crashTrial(surface, dir, model, { tag, seed, acks, delay, counter }) {
   const r = rng(seed);
   let acked = 0;
   let killed = false;
   const problems = [];
+  const writeMs = [];
   if (surface === "cli") {
-    const deadline = performance.now() + killAfter;
     for (;;) {
       const op = nextOp(r, tag, model.own(tag), counter);
       model.begin(op);
       const { args, input } = cliArgs(op);
       const { child, done } = run(MNEMO, ["--dir", dir, ...args], { input });
-      const wait = Math.max(0, deadline - performance.now());
-      const timer = setTimeout(() => child.kill("SIGKILL"), wait);
+      const timer = acked >= acks ? setTimeout(() => child.kill("SIGKILL"), delay) : null;
       const result = await done;
       clearTimeout(timer);
       if (result.signal === "SIGKILL") {
@@ -337,6 +341,7 @@ export async function crashTrial(surface, dir, model, { tag, seed, killAfter, co
       if (result.code === 0) {
         model.ack(op);
         acked++;
+        writeMs.push(result.ms);
       } else {
         problems.push(`mnemo ${args[0]} exited ${result.code}: ${result.stderr.trim()}`);
         model.fail();
@@ -344,24 +349,26 @@ export async function crashTrial(surface, dir, model, { tag, seed, killAfter, co
     }
   } else {
     let pending = null;
+    const kill = () => setTimeout(() => writer.child.kill("SIGKILL"), delay);
     const writer = nodeWriter(dir, { name: tag, seed, start: counter.next }, (line) => {
       if (line.begin) {
         pending = line.begin;
         model.begin(pending);
       } else if (line.ack) {
         model.ack(pending);
-        acked++;
+        writeMs.push(line.ms);
+        if (++acked === acks) kill();
       } else if (line.fail) {
         problems.push(`a write failed: ${JSON.stringify(line.fail)}`);
         model.fail();
-      } else if (line.ready) {
-        setTimeout(() => writer.child.kill("SIGKILL"), killAfter);
+      } else if (line.ready && acks === 0) {
+        kill();
       }
     });
     const result = await writer.done;
     killed = result.signal === "SIGKILL";
     if (!killed) problems.push(`the writer ended on its own (${result.code}): ${result.stderr.trim()}`);
-    // Texts are numbered by the writer: continue after the last it began.
+    // Texts are numbered by the writer: continue well after the last it began.
     counter.next += 10_000;
   }
   const lock = lockState(dir);
@@ -373,8 +380,82 @@ export async function crashTrial(surface, dir, model, { tag, seed, killAfter, co
   } catch (e) {
     problems.push(`reading back failed: ${e.message}`);
     model.inflight = null;
-    return { killed, acked, lock, problems, recoverMs: NaN };
+    return { killed, acked, lock, problems, recoverMs: NaN, writeMs };
   }
   problems.push(...model.check(state));
-  return { killed, acked, lock, problems, recoverMs: state.firstMs };
+  return { killed, acked, lock, problems, recoverMs: state.firstMs, writeMs };
+}
+
+/**
+ * Load: `writers` writers adding `each` notes at once to `dir` through
+ * `surface`: "cli" (a process per write), "node" (a writer process each)
+ * or "mcp" (an `npx mnemo mcp` server each, driven by the SDK's client).
+ * Resolves with {texts, ms, wallMs}: the notes acknowledged, each write's
+ * time, and the wall time of the whole load.
+ */
+export async function load(surface, dir, { writers, each }) {
+  const texts = [];
+  const ms = [];
+  const started = performance.now();
+  const one = {
+    async cli(w) {
+      for (let i = 0; i < each; i++) {
+        const text = noteText(`cli${w}`, i);
+        const r = await mnemo(dir, ["add", text]);
+        if (r.code !== 0) throw new Error(`mnemo add exited ${r.code}: ${r.stderr}`);
+        texts.push(text);
+        ms.push(r.ms);
+      }
+    },
+    async node(w) {
+      let op = null;
+      const failures = [];
+      const writer = nodeWriter(dir, { name: `node${w}`, seed: w + 1, count: each, kinds: ["add"] }, (line) => {
+        if (line.begin) op = line.begin;
+        if (line.ack) {
+          texts.push(op.text);
+          ms.push(line.ms);
+        }
+        if (line.fail) failures.push(line.fail);
+      });
+      const { code, stderr } = await writer.done;
+      if (code !== 0 || failures.length) throw new Error(`a Node writer failed (${code}): ${stderr} ${JSON.stringify(failures)}`);
+    },
+    async mcp(w) {
+      const client = await mcpClient(dir, `mcp-writer-${w}`);
+      try {
+        for (let i = 0; i < each; i++) {
+          const text = noteText(`mcp${w}`, i);
+          const t0 = performance.now();
+          const result = await client.callTool({ name: "memory", arguments: { action: "add", target: "memory", content: text } });
+          if (result.isError) throw new Error(result.content[0].text);
+          ms.push(performance.now() - t0);
+          texts.push(text);
+        }
+      } finally {
+        await client.close();
+      }
+    },
+  }[surface];
+  await Promise.all(Array.from({ length: writers }, (_, w) => one(w)));
+  return { texts, ms, wallMs: performance.now() - started };
+}
+
+/** A client of its own `npx mnemo mcp --dir <dir>` server (the built package's cli.mjs), named `name`. */
+export async function mcpClient(dir, name) {
+  const { Client } = await import("@modelcontextprotocol/sdk/client/index.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const client = new Client({ name, version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [NPX_CLI, "mcp", "--dir", dir], stderr: "ignore" }));
+  return client;
+}
+
+/** The notes of `dir` as the CLI (when built) or else the npm package reads them. */
+export async function notesOf(dir) {
+  if (existsSync(MNEMO)) {
+    const r = await mnemo(dir, ["export"]);
+    if (r.code !== 0) throw new Error(`mnemo export exited ${r.code}: ${r.stderr}`);
+    return entriesOf(JSON.parse(r.stdout)["MEMORY.md"]);
+  }
+  return (await readNode(dir)).entries;
 }
