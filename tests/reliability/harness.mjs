@@ -62,7 +62,8 @@ const WORDS = ["amber", "birch", "cedar", "delta", "ember", "fjord", "garnet", "
 /** A note of writer `tag`, unique by its token `<tag>k<n>`. */
 export function noteText(tag, n, r = Math.random) {
   const w = () => WORDS[Math.floor(r() * WORDS.length)];
-  return `${tag} recalls the ${w()} ${w()} ${w()} release ${tag}k${n}`;
+  // The token ends in a letter, so no token is a substring of another.
+  return `${tag} recalls the ${w()} ${w()} ${w()} release ${tag}k${n}q`;
 }
 
 /** The token of a note written by [`noteText`]. */
@@ -291,11 +292,13 @@ export async function readNode(dir, sessions = []) {
 
 /**
  * Starts a Node writer process on `dir` (tests/reliability/writer.mjs)
- * with `spec` ({name, seed, count?, kinds?, soak?}); `onLine` gets each
+ * with `spec` ({name, seed, start?, count?, kinds?, soakSeconds?, sampleEvery?}); `onLine` gets each
  * JSON line it prints. Resolves `done` with its exit code and signal.
  */
 export function nodeWriter(dir, spec, onLine) {
-  const child = spawn(process.execPath, [WRITER, JSON.stringify({ dir, ...spec })], { stdio: ["ignore", "pipe", "pipe"] });
+  // --expose-gc: the soak's samples are taken after a collection.
+  const args = ["--expose-gc", WRITER, JSON.stringify({ dir, ...spec })];
+  const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
   let buffer = "";
   let stderr = "";
   child.stdout.on("data", (d) => {
@@ -458,4 +461,53 @@ export async function notesOf(dir) {
     return entriesOf(JSON.parse(r.stdout)["MEMORY.md"]);
   }
   return (await readNode(dir)).entries;
+}
+
+/**
+ * Soak: a Node writer process on `dir` doing mixed reads and writes for
+ * `seconds` (half reads: search, context, status, session search), with a
+ * CLI writer beside it when `cli` (one write every `cliEvery` ms). Resolves
+ * with {problems, samples, writes, reads, cliMs}: what the final check
+ * found (every acknowledged write there), the writer's memory samples,
+ * the counts, and the CLI's write times in order.
+ */
+export async function soak(dir, { seconds, sampleEvery = 10, cli = existsSync(MNEMO), cliEvery = 500, seed = 1 }) {
+  const model = new Model();
+  const samples = [];
+  const problems = [];
+  let writes = 0;
+  let reads = 0;
+  let pending = null;
+  const writer = nodeWriter(dir, { name: "soak", seed, soakSeconds: seconds, sampleEvery }, (line) => {
+    if (line.begin) pending = line.begin;
+    if (line.ack) {
+      model.ack(pending);
+      writes++;
+    }
+    if (line.fail) problems.push(`a write failed: ${JSON.stringify(line.fail)}`);
+    if (line.read) reads++;
+    if (line.sample) samples.push(line.sample);
+  });
+  let running = true;
+  const cliMs = [];
+  const cliLoop = (async () => {
+    const r = rng(seed + 1);
+    const counter = { next: 0 };
+    while (cli && running) {
+      const op = nextOp(r, "cli", model.own("cli"), counter, ["add", "replace", "remove", "note"]);
+      const { args, input } = cliArgs(op);
+      const result = await mnemo(dir, args, { input });
+      if (result.code === 0) {
+        model.ack(op);
+        cliMs.push(result.ms);
+      } else problems.push(`mnemo ${args[0]} exited ${result.code}: ${result.stderr.trim()}`);
+      await sleep(cliEvery);
+    }
+  })();
+  const { code, stderr } = await writer.done;
+  running = false;
+  await cliLoop;
+  if (code !== 0) problems.push(`the writer exited ${code}: ${stderr}`);
+  problems.push(...model.check(await readNode(dir, [...model.fresh.sessions])));
+  return { problems, samples, writes: writes + cliMs.length, reads, cliMs };
 }

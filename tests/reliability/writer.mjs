@@ -13,11 +13,13 @@
 // Argument: JSON {dir, name, seed, start?, count?, kinds?, soakSeconds?, sampleEvery?}.
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { memoryClass, nextOp, rng, tokenOf } from "./harness.mjs";
+import { createRequire } from "node:module";
+import { PKG, memoryClass, nextOp, rng, tokenOf } from "./harness.mjs";
 
 const spec = JSON.parse(process.argv[2]);
 const print = (value) => process.stdout.write(`${JSON.stringify(value)}\n`);
 const Memory = memoryClass();
+const { wasmMemoryBytes } = createRequire(import.meta.url)(PKG);
 const r = rng(spec.seed);
 const counter = { next: spec.start ?? 0 };
 const soak = spec.soakSeconds !== undefined;
@@ -73,7 +75,7 @@ function sample(elapsed) {
   try {
     db = statSync(join(spec.dir, "state.db")).size;
   } catch {}
-  print({ sample: { s: elapsed / 1000, rss, heap: heapUsed, wasm: m.wasmMemoryBytes(), notes: own.length, db } });
+  print({ sample: { s: elapsed / 1000, rss, heap: heapUsed, wasm: wasmMemoryBytes(), notes: own.length, db } });
 }
 
 const end = soak ? performance.now() + spec.soakSeconds * 1000 : Infinity;
