@@ -201,14 +201,29 @@ fn lock_is_stale(path: &Path) -> bool {
     let pid = fs::read_to_string(path)
         .ok()
         .and_then(|s| s.trim().parse::<u32>().ok());
-    match pid {
-        // /proc tells whether the holder still runs (Linux); elsewhere only
-        // age breaks a lock.
-        Some(pid) if Path::new("/proc/self").exists() => {
-            !Path::new(&format!("/proc/{pid}")).exists()
-        }
-        _ => false,
-    }
+    pid.and_then(holder_is_gone).unwrap_or(false)
+}
+
+/// Whether process `pid` is gone: `Some(true)` when it surely is, `None`
+/// when this build cannot tell (then only age breaks its lock).
+#[cfg(all(unix, feature = "cli"))]
+fn holder_is_gone(pid: u32) -> Option<bool> {
+    let pid = libc::pid_t::try_from(pid).ok().filter(|&p| p > 0)?;
+    // Signal 0 asks whether the process exists without touching it (on
+    // every Unix: macOS has no /proc to look in). EPERM: it exists, owned
+    // by another user.
+    // SAFETY: kill with signal 0 sends nothing; it only checks the pid.
+    let alive = unsafe { libc::kill(pid, 0) } == 0
+        || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+    Some(!alive)
+}
+
+/// Whether process `pid` is gone, where /proc can tell (Linux).
+#[cfg(not(all(unix, feature = "cli")))]
+fn holder_is_gone(pid: u32) -> Option<bool> {
+    Path::new("/proc/self")
+        .exists()
+        .then(|| !Path::new(&format!("/proc/{pid}")).exists())
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -393,6 +408,17 @@ mod tests {
             s.unlock().await.unwrap();
         });
         assert!(!tmp.path().join(LOCK_FILE).exists());
+    }
+
+    #[test]
+    fn a_lock_whose_holder_runs_is_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path()).unwrap();
+        // This test's own process: alive, so its lock is not broken.
+        let pid = std::process::id().to_string();
+        fs::write(tmp.path().join(LOCK_FILE), &pid).unwrap();
+        assert!(!s.try_lock().unwrap());
+        assert_eq!(fs::read_to_string(tmp.path().join(LOCK_FILE)).unwrap(), pid);
     }
 
     #[test]
