@@ -467,9 +467,10 @@ export async function notesOf(dir) {
  * Soak: a Node writer process on `dir` doing mixed reads and writes for
  * `seconds` (half reads: search, context, status, session search), with a
  * CLI writer beside it when `cli` (one write every `cliEvery` ms). Resolves
- * with {problems, samples, writes, reads, cliMs}: what the final check
- * found (every acknowledged write there), the writer's memory samples,
- * the counts, and the CLI's write times in order.
+ * with {problems, samples, writes, reads, cliMs, nodeMs}: what the final
+ * check found (every acknowledged write there), the writer's memory
+ * samples, the counts, and the CLI's and the Node writer's write times in
+ * order.
  */
 export async function soak(dir, { seconds, sampleEvery = 10, cli = existsSync(MNEMO), cliEvery = 500, seed = 1 }) {
   const model = new Model();
@@ -478,11 +479,13 @@ export async function soak(dir, { seconds, sampleEvery = 10, cli = existsSync(MN
   let writes = 0;
   let reads = 0;
   let pending = null;
+  const nodeMs = [];
   const writer = nodeWriter(dir, { name: "soak", seed, soakSeconds: seconds, sampleEvery }, (line) => {
     if (line.begin) pending = line.begin;
     if (line.ack) {
       model.ack(pending);
       writes++;
+      nodeMs.push(line.ms);
     }
     if (line.fail) problems.push(`a write failed: ${JSON.stringify(line.fail)}`);
     if (line.read) reads++;
@@ -509,5 +512,5 @@ export async function soak(dir, { seconds, sampleEvery = 10, cli = existsSync(MN
   await cliLoop;
   if (code !== 0) problems.push(`the writer exited ${code}: ${stderr}`);
   problems.push(...model.check(await readNode(dir, [...model.fresh.sessions])));
-  return { problems, samples, writes: writes + cliMs.length, reads, cliMs };
+  return { problems, samples, writes: writes + cliMs.length, reads, cliMs, nodeMs };
 }
