@@ -140,13 +140,15 @@ export function checkKilledWorker(out, before) {
 
 /**
  * Runs in a harness page: opens memory `name` on `storage` and adds `each`
- * notes one after another, tagged `who`. Resolves with {texts, ms}: the
- * notes acknowledged and each write's time.
+ * notes one after another, tagged `who`. Resolves with {texts, ms,
+ * first, last}: the notes acknowledged, each write's time, and when the
+ * writes started and ended (`Date.now()`, comparable across tabs).
  */
 export async function tabWrites({ storage, name, who, each }) {
   const m = await window.mnemo.Memory.open({ storage, name });
   const texts = [];
   const ms = [];
+  const first = Date.now();
   const words = ["amber", "birch", "cedar", "delta", "ember", "fjord", "garnet", "harbor"];
   for (let i = 0; i < each; i++) {
     const text = `${who} recalls the ${words[i % 8]} ${words[(i * 3 + 1) % 8]} release ${who}k${i}`;
@@ -156,6 +158,7 @@ export async function tabWrites({ storage, name, who, each }) {
     if (!r.success) throw new Error(JSON.stringify(r));
     texts.push(text);
   }
+  const last = Date.now();
   await m.close();
-  return { texts, ms };
+  return { texts, ms, first, last };
 }

@@ -394,17 +394,31 @@ export async function crashTrial(surface, dir, model, { tag, seed, acks, delay, 
  * `surface`: "cli" (a process per write), "node" (a writer process each)
  * or "mcp" (an `npx mnemo mcp` server each, driven by the SDK's client).
  * Resolves with {texts, ms, wallMs}: the notes acknowledged, each write's
- * time, and the wall time of the whole load.
+ * time, and the time from the first write's start to the last one's
+ * answer (Node processes and MCP servers start and open first, untimed).
  */
 export async function load(surface, dir, { writers, each }) {
   const texts = [];
   const ms = [];
-  const started = performance.now();
+  let first = Infinity;
+  let last = 0;
+  const began = () => {
+    const now = performance.now();
+    first = Math.min(first, now);
+    return now;
+  };
+  const ended = () => {
+    const now = performance.now();
+    last = Math.max(last, now);
+    return now;
+  };
   const one = {
     async cli(w) {
       for (let i = 0; i < each; i++) {
         const text = noteText(`cli${w}`, i);
+        began();
         const r = await mnemo(dir, ["add", text]);
+        ended();
         if (r.code !== 0) throw new Error(`mnemo add exited ${r.code}: ${r.stderr}`);
         texts.push(text);
         ms.push(r.ms);
@@ -414,8 +428,12 @@ export async function load(surface, dir, { writers, each }) {
       let op = null;
       const failures = [];
       const writer = nodeWriter(dir, { name: `node${w}`, seed: w + 1, count: each, kinds: ["add"] }, (line) => {
-        if (line.begin) op = line.begin;
+        if (line.begin) {
+          op = line.begin;
+          began();
+        }
         if (line.ack) {
+          ended();
           texts.push(op.text);
           ms.push(line.ms);
         }
@@ -424,24 +442,24 @@ export async function load(surface, dir, { writers, each }) {
       const { code, stderr } = await writer.done;
       if (code !== 0 || failures.length) throw new Error(`a Node writer failed (${code}): ${stderr} ${JSON.stringify(failures)}`);
     },
-    async mcp(w) {
-      const client = await mcpClient(dir, `mcp-writer-${w}`);
-      try {
-        for (let i = 0; i < each; i++) {
-          const text = noteText(`mcp${w}`, i);
-          const t0 = performance.now();
-          const result = await client.callTool({ name: "memory", arguments: { action: "add", target: "memory", content: text } });
-          if (result.isError) throw new Error(result.content[0].text);
-          ms.push(performance.now() - t0);
-          texts.push(text);
-        }
-      } finally {
-        await client.close();
+    async mcp(w, client) {
+      for (let i = 0; i < each; i++) {
+        const text = noteText(`mcp${w}`, i);
+        const t0 = began();
+        const result = await client.callTool({ name: "memory", arguments: { action: "add", target: "memory", content: text } });
+        ms.push(ended() - t0);
+        if (result.isError) throw new Error(result.content[0].text);
+        texts.push(text);
       }
     },
   }[surface];
-  await Promise.all(Array.from({ length: writers }, (_, w) => one(w)));
-  return { texts, ms, wallMs: performance.now() - started };
+  const clients = surface === "mcp" ? await Promise.all(Array.from({ length: writers }, (_, w) => mcpClient(dir, `mcp-writer-${w}`))) : [];
+  try {
+    await Promise.all(Array.from({ length: writers }, (_, w) => one(w, clients[w])));
+  } finally {
+    await Promise.all(clients.map((c) => c.close()));
+  }
+  return { texts, ms, wallMs: last - first };
 }
 
 /** A client of its own `npx mnemo mcp --dir <dir>` server (the built package's cli.mjs), named `name`. */
