@@ -155,12 +155,41 @@ export function nodeFsStorage(dir) {
     }
   }
 
-  function tryLock() {
+  // The lock holds its writer's pid from the moment it exists: the pid goes
+  // into a private file first, which is then hard-linked as the lock (as the
+  // CLI does, src/storage/dir.rs). Created empty and then written, a lock
+  // whose writer was killed in between would name no process, and only its
+  // age (a minute) could break it. Without hard links: created in place.
+  function createLock() {
+    const own = `${lockPath}.${process.pid}`;
+    let linked;
     try {
+      const fd = fs.openSync(own, "w");
+      try {
+        fs.writeSync(fd, String(process.pid));
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.linkSync(own, lockPath);
+      linked = true;
+    } catch (e) {
+      if (e.code === "EEXIST") throw e;
+      linked = false;
+    } finally {
+      fs.rmSync(own, { force: true });
+    }
+    if (!linked) {
       const fd = fs.openSync(lockPath, "wx");
       fs.writeSync(fd, String(process.pid));
       fs.fsyncSync(fd);
       fs.closeSync(fd);
+    }
+  }
+
+  function tryLock() {
+    try {
+      createLock();
       return true;
     } catch (e) {
       if (e.code !== "EEXIST") throw e;

@@ -58,6 +58,9 @@ node --test tests/js/
 node examples/quickstart.mjs >/dev/null
 node examples/review-agent.mjs >/dev/null
 
+step "crash campaign, load and soak, short forms: the CLI and Node's \"fs\" storage killed mid-write, CLI + Node + MCP writers at once, a 15 s soak"
+node --test tests/reliability/
+
 step "the packed package installed into a fresh project: ESM, CommonJS, workerd, npx mnemo mcp, the README's programs"
 node --test tests/packed/
 

@@ -176,9 +176,8 @@ impl<S: Storage> Memory<S> {
             vectors: std::collections::HashMap::new(),
             skills: skills::Skills::default(),
         };
-        memory.storage.lock().await?;
+        memory.lock().await?;
         let loaded = async {
-            memory.storage.recover().await?;
             memory.refresh_unlocked().await?;
             memory.load_skills().await
         }
@@ -188,6 +187,21 @@ impl<S: Storage> Memory<S> {
         unlocked?;
         memory.freeze();
         Ok(memory)
+    }
+
+    /// Takes the storage's lock, then finishes a commit that another
+    /// writer, killed in the middle of it, left in its journal. Every read
+    /// and write under the lock then starts from a whole state, and no
+    /// later replay of that old journal can overwrite what this memory
+    /// writes (a long-lived memory, an MCP server or a Node agent, would
+    /// otherwise see the journal only when the next process opens).
+    pub(crate) async fn lock(&self) -> Result<()> {
+        self.storage.lock().await?;
+        if let Err(e) = self.storage.recover().await {
+            let _ = self.storage.unlock().await;
+            return Err(e);
+        }
+        Ok(())
     }
 
     /// The storage backend.
@@ -482,7 +496,7 @@ impl<S: Storage> Memory<S> {
             .operations
             .first()
             .map_or(Target::Memory, |op| op.target);
-        if let Err(e) = self.storage.lock().await {
+        if let Err(e) = self.lock().await {
             return Err(Rejected {
                 target: Some(target),
                 ..e.into()
@@ -670,7 +684,7 @@ impl<S: Storage> Memory<S> {
     /// Re-reads both stores from storage under the lock, picking up writes
     /// made by other processes or tabs. The frozen prompt is not touched.
     pub async fn refresh(&mut self) -> Result<()> {
-        self.storage.lock().await?;
+        self.lock().await?;
         let result = match self.refresh_unlocked().await {
             Ok(()) => self.load_skills().await,
             Err(e) => Err(e),
@@ -835,7 +849,7 @@ impl<S: Storage> Memory<S> {
             return result;
         };
         let confirmed = async {
-            self.storage.lock().await?;
+            self.lock().await?;
             let done = async {
                 self.refresh_unlocked().await?;
                 let Some(index) = self.stores[target.index()]
@@ -1190,7 +1204,7 @@ impl<S: Storage> Memory<S> {
             }
             parsed.push((target, store));
         }
-        self.storage.lock().await?;
+        self.lock().await?;
         let result = async {
             self.refresh_unlocked().await?;
             let mut work = self.stores.clone();

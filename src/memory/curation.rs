@@ -257,7 +257,7 @@ impl<S: Storage> Memory<S> {
     }
 
     async fn save_position(&mut self, position: &Position) -> Result<()> {
-        self.storage.lock().await?;
+        self.lock().await?;
         let written = self
             .storage
             .write(curate::POSITION_BLOB, &position.to_bytes())

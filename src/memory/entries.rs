@@ -105,7 +105,7 @@ impl<S: Storage> Memory<S> {
         &mut self,
         f: impl FnOnce(&mut Self, &mut Sidecar) -> Result<bool>,
     ) -> Result<()> {
-        self.storage.lock().await?;
+        self.lock().await?;
         let result = async {
             self.refresh_unlocked().await?;
             let mut state = self.sidecar.clone();
@@ -747,7 +747,7 @@ impl<S: Storage> Memory<S> {
     /// neither, all of them. How many were removed. (Privacy deletion
     /// without deleting the memory.)
     pub async fn purge_history(&mut self, before: Option<u64>, id: Option<&str>) -> Result<usize> {
-        self.storage.lock().await?;
+        self.lock().await?;
         let result = async {
             let mut history = self.read_history().await?;
             let n = history.items.len();

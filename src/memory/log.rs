@@ -51,7 +51,7 @@ impl<S: Storage> Memory<S> {
         if records.is_empty() {
             return Ok(());
         }
-        self.storage.lock().await?;
+        self.lock().await?;
         let done = async {
             if let Some(change) = self.log_change(records).await? {
                 self.storage.commit(&[change]).await?;
@@ -127,7 +127,7 @@ impl<S: Storage> Memory<S> {
     /// stay). Part of `purge_sessions`; how many days changed.
     #[cfg(feature = "sqlite")]
     pub(crate) async fn purge_log_turns(&self) -> Result<usize> {
-        self.storage.lock().await?;
+        self.lock().await?;
         let done = async {
             let mut changes = Vec::new();
             for day in self.log_days().await? {
@@ -154,7 +154,7 @@ impl<S: Storage> Memory<S> {
     /// days deleted. Called by curation.
     pub async fn expire_logs(&self) -> Result<Vec<String>> {
         let retention = self.config.curation.log_retention_days;
-        self.storage.lock().await?;
+        self.lock().await?;
         let done = async {
             let days = self.log_days().await?;
             let old = activity::expired(&days, retention, self.storage.now_ms());

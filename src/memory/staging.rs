@@ -71,7 +71,7 @@ impl<S: Storage> Memory<S> {
         &mut self,
         f: impl AsyncFnOnce(&mut Self) -> Result<R>,
     ) -> Result<R> {
-        self.storage.lock().await?;
+        self.lock().await?;
         let result = async {
             self.refresh_unlocked().await?;
             f(self).await

@@ -103,12 +103,8 @@ impl DirStorage {
 
     fn try_lock(&self) -> Result<bool> {
         let path = self.dir.join(LOCK_FILE);
-        match OpenOptions::new().write(true).create_new(true).open(&path) {
-            Ok(mut file) => {
-                let _ = write!(file, "{}", std::process::id());
-                let _ = file.sync_all();
-                Ok(true)
-            }
+        match create_lock(&self.dir, &path) {
+            Ok(()) => Ok(true),
             Err(e) if e.kind() == IoKind::AlreadyExists => {
                 if lock_is_stale(&path) {
                     // Move the stale lock aside rather than deleting it, so
@@ -124,6 +120,34 @@ impl DirStorage {
             }
             Err(e) => Err(io_error("create the lock file", &path, e)),
         }
+    }
+}
+
+/// Creates the lock file `lock` holding this process's id, all at once: the
+/// id goes into a private file first (`.mnemo.lock.<pid>`), which is then
+/// hard-linked as the lock. Created empty and then written, a lock whose
+/// writer was killed in between would hold no id, and nothing could tell
+/// that its holder is gone until it is [`STALE_AFTER`] old (every writer
+/// meanwhile failing with `locked`). Where the file system has no hard
+/// links the lock is created in place, as before.
+fn create_lock(dir: &Path, lock: &Path) -> std::io::Result<()> {
+    let pid = std::process::id();
+    let own = dir.join(format!("{LOCK_FILE}.{pid}"));
+    let linked = (|| {
+        let mut file = File::create(&own)?;
+        write!(file, "{pid}")?;
+        file.sync_all()?;
+        fs::hard_link(&own, lock)
+    })();
+    let _ = fs::remove_file(&own);
+    match linked {
+        Err(e) if e.kind() != IoKind::AlreadyExists => {
+            let mut file = OpenOptions::new().write(true).create_new(true).open(lock)?;
+            let _ = write!(file, "{pid}");
+            let _ = file.sync_all();
+            Ok(())
+        }
+        done => done,
     }
 }
 
@@ -220,14 +244,29 @@ fn lock_is_stale(path: &Path) -> bool {
     let pid = fs::read_to_string(path)
         .ok()
         .and_then(|s| s.trim().parse::<u32>().ok());
-    match pid {
-        // /proc tells whether the holder still runs (Linux); elsewhere only
-        // age breaks a lock.
-        Some(pid) if Path::new("/proc/self").exists() => {
-            !Path::new(&format!("/proc/{pid}")).exists()
-        }
-        _ => false,
-    }
+    pid.and_then(holder_is_gone).unwrap_or(false)
+}
+
+/// Whether process `pid` is gone: `Some(true)` when it surely is, `None`
+/// when this build cannot tell (then only age breaks its lock).
+#[cfg(all(unix, feature = "cli"))]
+fn holder_is_gone(pid: u32) -> Option<bool> {
+    let pid = libc::pid_t::try_from(pid).ok().filter(|&p| p > 0)?;
+    // Signal 0 asks whether the process exists without touching it (on
+    // every Unix: macOS has no /proc to look in). EPERM: it exists, owned
+    // by another user.
+    // SAFETY: kill with signal 0 sends nothing; it only checks the pid.
+    let alive = unsafe { libc::kill(pid, 0) } == 0
+        || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM);
+    Some(!alive)
+}
+
+/// Whether process `pid` is gone, where /proc can tell (Linux).
+#[cfg(not(all(unix, feature = "cli")))]
+fn holder_is_gone(pid: u32) -> Option<bool> {
+    Path::new("/proc/self")
+        .exists()
+        .then(|| !Path::new(&format!("/proc/{pid}")).exists())
 }
 
 fn io_error(what: &str, path: &Path, e: std::io::Error) -> Error {
@@ -411,6 +450,34 @@ mod tests {
             s.lock().await.unwrap();
             s.unlock().await.unwrap();
         });
+        assert!(!tmp.path().join(LOCK_FILE).exists());
+    }
+
+    #[test]
+    fn a_lock_whose_holder_runs_is_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path()).unwrap();
+        // This test's own process: alive, so its lock is not broken.
+        let pid = std::process::id().to_string();
+        fs::write(tmp.path().join(LOCK_FILE), &pid).unwrap();
+        assert!(!s.try_lock().unwrap());
+        assert_eq!(fs::read_to_string(tmp.path().join(LOCK_FILE)).unwrap(), pid);
+    }
+
+    #[test]
+    fn the_lock_holds_its_writers_id_from_the_moment_it_exists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let s = DirStorage::open(tmp.path()).unwrap();
+        pollster::block_on(s.lock()).unwrap();
+        let held = fs::read_to_string(tmp.path().join(LOCK_FILE)).unwrap();
+        assert_eq!(held, std::process::id().to_string());
+        // The private file the lock was linked from is gone.
+        let names: Vec<_> = fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        assert_eq!(names, [LOCK_FILE]);
+        pollster::block_on(s.unlock()).unwrap();
         assert!(!tmp.path().join(LOCK_FILE).exists());
     }
 

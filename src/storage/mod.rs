@@ -121,7 +121,9 @@ pub trait Storage {
         journal::commit(self, changes).await
     }
 
-    /// Finishes a commit interrupted by a crash. Called when a memory opens.
+    /// Finishes a commit interrupted by a crash. Called under the lock each
+    /// time a memory takes it, so it must be cheap when there is nothing to
+    /// finish (one read of the journal).
     async fn recover(&self) -> Result<()> {
         journal::recover(self).await
     }

@@ -444,6 +444,54 @@ mod tests {
     }
 
     #[test]
+    fn a_journal_a_killed_writer_left_is_finished_before_a_live_memory_writes() {
+        let dir = tempfile::tempdir().unwrap();
+        // A long-lived writer (an MCP server, a Node agent) with one note.
+        let mut live = block_on(Memory::open(
+            directory(dir.path()).unwrap(),
+            Config::default(),
+        ))
+        .unwrap();
+        let add = serde_json::json!({"action": "add", "target": "memory", "content": "Deploys run on Fridays"});
+        assert!(block_on(live.tool(&add)).success);
+        // Another process was killed between writing its commit's journal
+        // and applying it: a second note and the sidecar as it knew it.
+        let files = directory(dir.path()).unwrap();
+        let sidecar = block_on(files.read(crate::sidecar::BLOB)).unwrap().unwrap();
+        let changes = [
+            Change::write(
+                "MEMORY.md",
+                b"Deploys run on Fridays\n\xc2\xa7\nStaging is 10.0.1.50",
+            ),
+            Change::write(crate::sidecar::BLOB, &sidecar),
+        ];
+        block_on(
+            files
+                .files()
+                .write(journal::JOURNAL, &journal::encode(&changes)),
+        )
+        .unwrap();
+        // The live writer pins its note: metadata only, a commit of one
+        // blob with no journal of its own.
+        block_on(live.pin("Fridays", None)).unwrap();
+        // The next process to open must not replay the old journal over
+        // the pin.
+        let mut next = block_on(Memory::open(
+            directory(dir.path()).unwrap(),
+            Config::default(),
+        ))
+        .unwrap();
+        let index = next
+            .store(crate::Target::Memory)
+            .entries()
+            .iter()
+            .position(|e| e == "Deploys run on Fridays")
+            .unwrap();
+        assert!(next.pinned(crate::Target::Memory, index));
+        assert_eq!(next.store(crate::Target::Memory).entries().len(), 2);
+    }
+
+    #[test]
     fn a_history_file_written_beside_the_database_is_merged_not_dropped() {
         let dir = tempfile::tempdir().unwrap();
         let mut m = block_on(Memory::open(

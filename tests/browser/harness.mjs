@@ -71,3 +71,94 @@ export async function tab(context, url) {
   page.errors = errors;
   return page;
 }
+
+/**
+ * Runs in a harness page (pass it to `page.evaluate`): a dedicated worker
+ * opens memory `name` on `storage`, adds `entry <i>` notes after the ones it
+ * finds and posts each acknowledged write; once `acks` were (0: once it
+ * opened) it is terminated `delay` ms later, in the middle of later writes.
+ * The page then reopens the memory. Resolves with {entries, acked,
+ * reopenMs}: the notes found, the acknowledgements received before the
+ * kill, and the reopen's time.
+ */
+export async function killedWorkerTrial({ storage, name, acks, delay }) {
+  const channel = `progress-${name}-${Math.random()}`;
+  const progress = new BroadcastChannel(channel);
+  const w = new Worker("/tests/browser/worker-runner.js", { type: "module" });
+  let acked = 0;
+  let failed = null;
+  const kill = new Promise((resolve) => {
+    w.onmessage = ({ data }) => {
+      failed = data.error ?? "the writer stopped";
+      resolve();
+    };
+    progress.onmessage = ({ data }) => {
+      if (data === "open") {
+        if (acks === 0) setTimeout(resolve, delay);
+        return;
+      }
+      acked = data;
+      if (acked === acks) setTimeout(resolve, delay);
+    };
+  });
+  w.postMessage(`
+    const progress = new BroadcastChannel(${JSON.stringify(channel)});
+    const m = await mnemo.Memory.open({ storage: ${JSON.stringify(storage)}, name: ${JSON.stringify(name)} });
+    const text = (await m.exportMarkdown())["MEMORY.md"];
+    let i = text === "" ? 0 : text.split("\\n§\\n").length;
+    progress.postMessage("open");
+    for (let n = 1; ; n++, i++) {
+      const r = await m.tool({ action: "add", target: "memory", content: "entry " + i });
+      if (!r.success) throw new Error(JSON.stringify(r));
+      progress.postMessage(n);
+    }
+  `);
+  await kill;
+  w.terminate();
+  progress.close();
+  if (failed) throw new Error(failed);
+  const t0 = performance.now();
+  const m = await window.mnemo.Memory.open({ storage, name });
+  const reopenMs = performance.now() - t0;
+  const text = (await m.exportMarkdown())["MEMORY.md"];
+  await m.close();
+  return { entries: text === "" ? [] : text.split("\n§\n"), acked, reopenMs };
+}
+
+/**
+ * Checks a [`killedWorkerTrial`] on a memory that held `before` notes:
+ * the notes are exactly `entry 0` … `entry n-1` (each whole, none twice),
+ * with every acknowledged one among them. Returns the problems (none: []).
+ */
+export function checkKilledWorker(out, before) {
+  const problems = [];
+  const n = out.entries.length;
+  out.entries.forEach((e, i) => e !== `entry ${i}` && problems.push(`note ${i} is ${JSON.stringify(e)}`));
+  if (n < before + out.acked) problems.push(`${before + out.acked} writes acknowledged, ${n} notes found`);
+  return problems;
+}
+
+/**
+ * Runs in a harness page: opens memory `name` on `storage` and adds `each`
+ * notes one after another, tagged `who`. Resolves with {texts, ms,
+ * first, last}: the notes acknowledged, each write's time, and when the
+ * writes started and ended (`Date.now()`, comparable across tabs).
+ */
+export async function tabWrites({ storage, name, who, each }) {
+  const m = await window.mnemo.Memory.open({ storage, name });
+  const texts = [];
+  const ms = [];
+  const first = Date.now();
+  const words = ["amber", "birch", "cedar", "delta", "ember", "fjord", "garnet", "harbor"];
+  for (let i = 0; i < each; i++) {
+    const text = `${who} recalls the ${words[i % 8]} ${words[(i * 3 + 1) % 8]} release ${who}k${i}`;
+    const t0 = performance.now();
+    const r = await m.tool({ action: "add", target: "memory", content: text });
+    ms.push(performance.now() - t0);
+    if (!r.success) throw new Error(JSON.stringify(r));
+    texts.push(text);
+  }
+  const last = Date.now();
+  await m.close();
+  return { texts, ms, first, last };
+}

@@ -122,3 +122,21 @@ test("the JSON API answers only its token's bearer, refuses oversized bodies, an
     await off.stop();
   }
 });
+
+test("workerd killed with requests in flight keeps every acknowledged write, trial after trial", async () => {
+  // The crash campaign's short form on the edge (the long form: node
+  // bench/crash.mjs --surface workerd): four clients adding notes, workerd
+  // SIGKILLed under them, restarted on the same Durable Object disk.
+  const { workerdCrashTrial } = await import("../reliability/edge.mjs");
+  const dir = stage();
+  const disk = mkdtempSync(join(tmpdir(), "mnemo-do-"));
+  const known = new Set();
+  const counter = { next: 0 };
+  let acked = 0;
+  for (let t = 0; t < 3; t++) {
+    const out = await workerdCrashTrial({ dir, disk, workspace: "team", clients: 4, killAfter: Math.floor(Math.random() * 200), known, counter });
+    assert.deepEqual(out.problems, [], `trial ${t}`);
+    acked += out.acked;
+  }
+  assert.ok(acked > 0 && known.size >= acked, JSON.stringify({ acked, kept: known.size }));
+});

@@ -80,7 +80,8 @@ export const running = [];
 /**
  * Runs `command args…` (with `{port}` in an argument replaced by a free
  * port), waits until it answers HTTP on 127.0.0.1 and resolves with
- * `{call(path, body?), stop()}`; `call` POSTs `body` as JSON when given.
+ * `{call(path, body?), stop(), kill()}`; `call` POSTs `body` as JSON when
+ * given.
  */
 async function start(name, command, args, headers = {}) {
   const port = await freePort();
@@ -109,7 +110,14 @@ async function start(name, command, args, headers = {}) {
       child.once("exit", resolve);
       child.kill("SIGTERM");
     });
-  return { base, call, stop };
+  // SIGKILL, as a crash would: requests in flight get no answer.
+  const kill = () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      child.once("exit", resolve);
+      child.kill("SIGKILL");
+    });
+  return { base, call, stop, kill };
 }
 
 /**

@@ -28,10 +28,46 @@ fn vfs_name(name: &str) -> String {
     format!("mnemo-{name}")
 }
 
+/// How long taking a pool's file handles waits for a context that just
+/// died holding them (a terminated worker, a crashed tab): the browser
+/// frees its Web Lock and its OPFS access handles separately, the handles
+/// sometimes a moment later. Under the lock no live mnemo context holds
+/// them, so until then `locked` only means "not yet"; something outside
+/// mnemo that keeps them gets `locked` after this wait.
+const RELEASE_WAIT_MS: u32 = 5_000;
+
+#[wasm_bindgen::prelude::wasm_bindgen(module = "/js/browser-db.js")]
+extern "C" {
+    fn later(ms: u32, f: &wasm_bindgen::JsValue);
+}
+
+/// Resolves after `ms` milliseconds.
+async fn sleep(ms: u32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| later(ms, &resolve));
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
 /// Installs (or finds) memory `name`'s OPFS pool (the directory
-/// `mnemo/<name>`) and makes sure it holds its file handles. Call under the
-/// lock.
+/// `mnemo/<name>`) and makes sure it holds its file handles, waiting up to
+/// [`RELEASE_WAIT_MS`] for handles a dead context still holds. Call under
+/// the lock.
 pub async fn pool(name: &str) -> Result<OpfsSAHPoolUtil> {
+    let (mut waited, mut wait) = (0, 25);
+    loop {
+        match take_pool(name).await {
+            Err(e) if e.kind() == ErrorKind::Locked && waited < RELEASE_WAIT_MS => {
+                sleep(wait).await;
+                waited += wait;
+                wait = (wait * 2).min(250);
+            }
+            done => return done,
+        }
+    }
+}
+
+/// One attempt of [`pool`]: a pool whose handles could not all be taken
+/// stays installed and paused, and the next attempt resumes it.
+async fn take_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
     let cfg = OpfsSAHPoolCfgBuilder::new()
         .vfs_name(&vfs_name(name))
         .directory(&format!("mnemo/{name}"))
