@@ -8,7 +8,7 @@
 # corpus (fuzz/corpus/<target>/) and seeds drawn from tests/fixtures;
 # what it finds lands in fuzz/corpus-work/<target>/ (not committed) and a
 # failing input in fuzz/artifacts/<target>/. After the run the corpus is
-# minimised (`cargo fuzz cmin`) back into fuzz/corpus/<target>/, which
+# minimised (a libFuzzer merge) into fuzz/corpus/<target>/, which
 # `cargo test` replays on stable (tests/fuzz_replay.rs). Save a failing
 # input in fuzz/regressions/<target>/ once its bug is fixed. The run's
 # last line (cov, ft, corpus, execs) is appended to fuzz/runs.log.
@@ -85,9 +85,12 @@ for t in "${targets[@]}"; do
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
   execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
   echo "$(date -u +%FT%TZ) $t ${seconds}s status=$status execs=${execs:-?} $last" | tee -a fuzz/runs.log
-  # The committed corpus: the working one, minimised.
-  cargo +nightly fuzz cmin --fuzz-dir fuzz -O "$t" "fuzz/corpus-work/$t" -- -max_len=16384 >>"$log" 2>&1 || true
-  rm -rf "fuzz/corpus/$t" && cp -r "fuzz/corpus-work/$t" "fuzz/corpus/$t"
+  # The committed corpus: the working one minimised to the inputs that
+  # reach new edges (hit counts aside, so that `cargo test` replays it in
+  # seconds); the working corpus stays whole for the next run.
+  rm -rf "fuzz/corpus/$t" && mkdir -p "fuzz/corpus/$t"
+  cargo +nightly fuzz run --fuzz-dir fuzz -O "$t" "fuzz/corpus/$t" "fuzz/corpus-work/$t" -- \
+    -merge=1 -use_counters=0 -max_len=16384 -timeout=20 >>"$log" 2>&1 || true
   if [ "$status" != 0 ]; then
     echo "$t found a failing input: see $log and fuzz/artifacts/$t/" >&2
   fi

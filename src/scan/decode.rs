@@ -19,6 +19,9 @@
 
 use std::ops::Range;
 
+use unicode_normalization::char::is_combining_mark;
+use unicode_normalization::UnicodeNormalization;
+
 /// Shortest run of each kind worth decoding: shorter runs are words,
 /// numbers and ids, and too short to carry an instruction.
 const MIN_BASE64: usize = 16;
@@ -622,12 +625,26 @@ fn cues(raw: &str, words: &str) -> Cues {
 
 fn rot13(raw: &str) -> String {
     raw.chars()
-        .map(|c| match c {
-            'a'..='m' | 'A'..='M' => (c as u8 + 13) as char,
-            'n'..='z' | 'N'..='Z' => (c as u8 - 13) as char,
+        .map(|c| match plain_letter(c) {
+            p @ ('a'..='m' | 'A'..='M') => (p as u8 + 13) as char,
+            p @ ('n'..='z' | 'N'..='Z') => (p as u8 - 13) as char,
             _ => c,
         })
         .collect()
+}
+
+/// The ASCII letter a compatibility form or an accented letter stands for
+/// (fullwidth `ａ`, mathematical `𝐚`, `á`), as the language view reads it;
+/// `c` otherwise.
+fn plain_letter(c: char) -> char {
+    if c.is_ascii() {
+        return c;
+    }
+    let mut folded = std::iter::once(c).nfkd();
+    match folded.next() {
+        Some(p) if p.is_ascii_alphabetic() && folded.all(is_combining_mark) => p,
+        _ => c,
+    }
 }
 
 #[cfg(test)]

@@ -237,7 +237,6 @@ fn read(raw: &str, findings: &mut Vec<Finding>) -> String {
     rules::run_rules(&analysis.hits, findings);
     markup::find(&norm, &sk, &analysis, findings);
     secrets::find(raw, &norm, &pairs, findings);
-    drop(analysis);
     sk.text
 }
 

@@ -19,8 +19,11 @@ pub mod tool;
 pub mod transcripts;
 pub mod wikilinks;
 
+/// A property over one input: panics when it fails.
+pub type Check = fn(&[u8]);
+
 /// Every target by name, for the replay runner.
-pub const TARGETS: &[(&str, fn(&[u8]))] = &[
+pub const TARGETS: &[(&str, Check)] = &[
     ("store", store::check),
     ("tool", tool::check),
     ("config", config::check),

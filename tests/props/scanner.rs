@@ -168,6 +168,70 @@ pub fn rewrite(text: &str, rewrite: Rewrite, pick: usize) -> String {
     out
 }
 
+/// Whether the text holds what the scanner decodes from raw bytes (hex,
+/// percent-encoding, base64, escapes, character references, bits or
+/// character codes): those readings make no claim about rewritten bytes.
+fn encoded(text: &str) -> bool {
+    let b = text.as_bytes();
+    let hex = |c: u8| c.is_ascii_hexdigit();
+    let b64 = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'/' | b'=' | b'-' | b'_');
+    let mut run = 0;
+    let mut numbers = 0;
+    for (i, &c) in b.iter().enumerate() {
+        run = if b64(c) { run + 1 } else { 0 };
+        if run >= 16 {
+            return true;
+        }
+        if matches!(c, b'%' | b'\\' | b'&')
+            && b.get(i + 1)
+                .is_some_and(|&n| hex(n) || matches!(n, b'x' | b'u' | b'#'))
+        {
+            return true;
+        }
+        // Runs of short numbers or hex pairs: character codes, hex bytes, bits.
+        if c.is_ascii_hexdigit() && (i == 0 || !b[i - 1].is_ascii_alphanumeric()) {
+            let len = b[i..]
+                .iter()
+                .take_while(|&&d| d.is_ascii_hexdigit())
+                .count();
+            numbers = if (1..=8).contains(&len) && b[i..i + len].iter().any(u8::is_ascii_digit) {
+                numbers + 1
+            } else {
+                0
+            };
+            if numbers >= 4 {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Whether the text asks for a whole-text reading (rot13, reversed): those
+/// readings map letters one by one, with no claim about lookalikes.
+fn cued(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    [
+        "rot",
+        "caesar",
+        "цезар",
+        "рот",
+        "revers",
+        "backward",
+        "right to left",
+        "right-to-left",
+        "mirror",
+        "наоборот",
+        "задом",
+        "обратн",
+        "справа",
+        "перев",
+        "зеркал",
+    ]
+    .iter()
+    .any(|c| lower.contains(c))
+}
+
 /// Whether the verdict rests on a finding the rewrite's claim covers: a
 /// word or code rule (not a secret's exact shape, not an invisible
 /// character, not truncation); for the language-only rewrites, a rule of
@@ -202,8 +266,12 @@ pub fn check(data: &[u8]) {
     assert_eq!(scan(&text), verdict);
     if verdict.blocked && !verdict.truncated && text.len() <= MAX_SCAN_BYTES / 4 {
         let pick = data.first().copied().unwrap_or(0) as usize;
+        let (encoded, cued) = (encoded(&text), cued(&text));
         for how in Rewrite::ALL {
-            if !covered(&verdict, how) {
+            if !covered(&verdict, how)
+                || (encoded && !matches!(how, Rewrite::ZeroWidth))
+                || (cued && matches!(how, Rewrite::Confusable))
+            {
                 continue;
             }
             let changed = rewrite(&text, how, pick);
