@@ -679,15 +679,15 @@ impl Store {
 }
 
 /// Splits file text into trimmed, non-empty entries. Any line that holds
-/// only `§` (ignoring surrounding spaces and a trailing CR) separates
+/// only `§` (ignoring surrounding spaces and trailing CRs) separates
 /// entries.
 pub fn parse(text: &str) -> Vec<String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut entries = Vec::new();
     let mut current = String::new();
     for line in text.split('\n') {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        if line.trim() == "§" {
+        let line = line.trim_end_matches('\r');
+        if is_separator_line(line) {
             flush(&mut entries, &mut current);
         } else {
             if !current.is_empty() {
@@ -701,11 +701,31 @@ pub fn parse(text: &str) -> Vec<String> {
 }
 
 fn flush(entries: &mut Vec<String>, current: &mut String) {
-    let entry = current.trim();
+    let entry = trim_entry(current);
     if !entry.is_empty() {
         entries.push(entry.to_string());
     }
     current.clear();
+}
+
+/// An entry without what surrounds it: whitespace, and byte-order marks
+/// (a file's first entry cannot start with one: the reader takes it for the
+/// file's own mark and drops it).
+fn trim_entry(text: &str) -> &str {
+    text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}')
+}
+
+/// Whether a line separates entries: it holds only `§`, but for what
+/// [`trim_entry`] trims.
+fn is_separator_line(line: &str) -> bool {
+    trim_entry(line) == "§"
+}
+
+/// Text as the reader splits it into lines: every line's trailing CRs
+/// dropped (CRLF, and the CR CR LF of a file saved twice on Windows).
+fn lines_without_cr(text: &str) -> String {
+    let lines: Vec<&str> = text.split('\n').map(|l| l.trim_end_matches('\r')).collect();
+    lines.join("\n")
 }
 
 /// Two neighbours as a model reads them: an entry that visibly breaks off
@@ -820,12 +840,13 @@ pub fn joined_chars(entries: &[String]) -> usize {
     text + SEPARATOR.chars().count() * entries.len().saturating_sub(1)
 }
 
-/// Normalises and checks text an LLM or a person wants stored as an entry:
-/// CRLF becomes LF, surrounding whitespace is trimmed. Refuses empty text,
-/// NUL bytes and lines holding only `§`.
+/// Normalises and checks text an LLM or a person wants stored as an entry
+/// the way the store file reads it back: CRLF becomes LF (CRs ending a line
+/// are dropped), surrounding whitespace and byte-order marks are trimmed.
+/// Refuses empty text, NUL bytes and lines holding only `§`.
 pub fn clean_content(field: &str, text: &str) -> Result<String> {
-    let text = text.replace("\r\n", "\n");
-    let text = text.trim();
+    let text = lines_without_cr(text);
+    let text = trim_entry(&text);
     if text.is_empty() {
         return Err(Error::new(
             ErrorKind::Empty,
@@ -838,10 +859,7 @@ pub fn clean_content(field: &str, text: &str) -> Result<String> {
             format!("{field} contains a NUL character; remove it and retry"),
         ));
     }
-    if text
-        .split('\n')
-        .any(|l| l.trim_end_matches('\r').trim() == "§")
-    {
+    if text.split('\n').any(is_separator_line) {
         return Err(Error::new(
             ErrorKind::InvalidText,
             format!(

@@ -202,12 +202,12 @@ pub fn scan(text: &str) -> Verdict {
     let raw = &text[..end];
     let mut findings = Vec::new();
     scan_invisible(raw, &mut findings);
-    read(raw, &mut findings);
+    let words = read(raw, &mut findings);
     // Encoded runs are read again decoded; what they hide is reported on
     // the run itself.
-    for view in decode::views(raw) {
+    for view in decode::views(raw, &words) {
         let mut inner = Vec::new();
-        read(&view.text, &mut inner);
+        let _ = read(&view.text, &mut inner);
         for f in inner {
             if !findings.iter().any(|g| g.id == f.id) {
                 let raw_range = view.raw_range(f.start, f.end);
@@ -227,8 +227,9 @@ pub fn scan(text: &str) -> Verdict {
     }
 }
 
-/// The rules over words, code, markup and secrets, on one text.
-fn read(raw: &str, findings: &mut Vec<Finding>) {
+/// The rules over words, code, markup and secrets, on one text; returns
+/// its language view (the skeleton's text), where cues to decode are read.
+fn read(raw: &str, findings: &mut Vec<Finding>) -> String {
     let norm = normalise(raw);
     let pairs = Pairs::of(&norm.text);
     let sk = skeleton::skeleton(raw);
@@ -236,6 +237,7 @@ fn read(raw: &str, findings: &mut Vec<Finding>) {
     rules::run_rules(&analysis.hits, findings);
     markup::find(&norm, &sk, &analysis, findings);
     secrets::find(raw, &norm, &pairs, findings);
+    sk.text
 }
 
 #[cfg(test)]

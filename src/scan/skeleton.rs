@@ -491,7 +491,30 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
             while spaced(j) {
                 j += 1;
             }
-            out.push(Merged::Glued((i..j).map(|k| toks[k].from).collect()));
+            // A one-letter word just before or after the spaced letters
+            // («в», "a", «и») is not one of them when without it they start
+            // a word the rules know and with it they do not: «в s y s t e m
+            // prompt», «i n s t r u c t i o n s и».
+            let word = |from: usize, to: usize| -> String {
+                (from..to)
+                    .flat_map(|k| a[toks[k].from].c.to_lowercase())
+                    .collect()
+            };
+            let (from, to) = if j - i > 4 && !lx.starts_entry(&word(i, j)) {
+                [(i + 1, j), (i, j - 1), (i + 1, j - 1)]
+                    .into_iter()
+                    .find(|&(f, t)| lx.starts_entry(&word(f, t)))
+                    .unwrap_or((i, j))
+            } else {
+                (i, j)
+            };
+            if from > i {
+                out.push(Merged::Run(toks[i].kind, toks[i].from, toks[i].to));
+            }
+            out.push(Merged::Glued((from..to).map(|k| toks[k].from).collect()));
+            if to < j {
+                out.push(Merged::Run(toks[to].kind, toks[to].from, toks[to].to));
+            }
             i = j;
             continue;
         }
