@@ -536,3 +536,31 @@ export async function soak(dir, { seconds, sampleEvery = 10, cli = existsSync(MN
   problems.push(...model.check(await readNode(dir, [...model.fresh.sessions])));
   return { problems, samples, writes: writes + cliMs.length, reads, cliMs, nodeMs };
 }
+
+/**
+ * After a campaign: every session and log note acknowledged in any trial
+ * is still there (each trial checks only its own). Returns the problems.
+ */
+export async function finalCheck(surface, dir, model) {
+  let sessions;
+  let notes;
+  if (surface === "cli") {
+    sessions = new Set();
+    for (let offset = 0; ; offset += 50) {
+      const r = await mnemo(dir, ["sessions", "list", "-n", "50", "--offset", String(offset), "--json"]);
+      if (r.code !== 0) return [`mnemo sessions list exited ${r.code}: ${r.stderr}`];
+      const page = JSON.parse(r.stdout);
+      page.forEach((s) => sessions.add(s.id));
+      if (page.length < 50) break;
+    }
+    const log = await mnemo(dir, ["log", "--json"]);
+    if (log.code !== 0) return [`mnemo log exited ${log.code}: ${log.stderr}`];
+    notes = new Set(JSON.parse(log.stdout).filter((r) => r.what === "note").map((r) => r.text));
+  } else {
+    ({ sessions, notes } = await readNode(dir, [...model.sessions]));
+  }
+  return [
+    ...[...model.sessions].filter((s) => !sessions.has(s)).map((s) => `acknowledged session ${s} is missing at the end`),
+    ...[...model.notes].filter((n) => !notes.has(n)).map((n) => `acknowledged log note ${JSON.stringify(n)} is missing at the end`),
+  ];
+}
