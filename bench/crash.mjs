@@ -12,7 +12,7 @@
 //   node bench/crash.mjs [--trials 300] [--surface cli,node] [--seed 1]
 // MNEMO_BIN picks the CLI build (default target/debug/mnemo). The short
 // form is tests/reliability/crash.test.mjs.
-import { Model, crashTrial, rng, stats, tmp } from "../tests/reliability/harness.mjs";
+import { Model, crashTrial, finalCheck, rng, stats, tmp } from "../tests/reliability/harness.mjs";
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -115,6 +115,14 @@ for (const surface of SURFACES) {
     }
     if ((t + 1) % 50 === 0) console.log(`  ${surface}: ${t + 1} trials, ${totals.acked} writes acknowledged, ${totals.problems.length} problems`);
   }
+  const missing = await finalCheck(surface, dir, model);
+  for (const p of missing) {
+    totals.problems.push(p);
+    console.log(`  ${surface}: ${p}`);
+  }
+  console.log(
+    `  ${surface}: at the end ${model.entries.size} notes, ${model.sessions.size} sessions and ${model.notes.size} log notes acknowledged; ${missing.length} missing`,
+  );
   const rec = stats(totals.recover);
   rows.push({
     surface,

@@ -10,7 +10,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { MNEMO, Model, crashTrial, rng, tmp } from "./harness.mjs";
+import { MNEMO, Model, crashTrial, finalCheck, rng, tmp } from "./harness.mjs";
 
 const SEED = Number(process.env.MNEMO_CRASH_SEED ?? Date.now() % 100_000);
 
@@ -28,6 +28,7 @@ async function campaign(surface, trials) {
     killed += out.killed ? 1 : 0;
     acked += out.acked;
   }
+  assert.deepEqual(await finalCheck(surface, dir, model), [], "every session and log note acknowledged is there at the end");
   assert.equal(killed, trials);
   assert.ok(acked > 0, "some writes were acknowledged before the kills");
   return dir;

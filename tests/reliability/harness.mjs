@@ -317,10 +317,9 @@ export function nodeWriter(dir, spec, onLine) {
 
 /**
  * One crash trial on `surface` ("cli" or "node"): a loop of writes to
- * `dir` by writer `tag`; once `acks` writes were acknowledged, the next
- * one is SIGKILLed `delay` ms after it started (the CLI: its process; Node:
- * the writer process, `delay` after the last acknowledgement). Then the
- * checks. Returns {killed, acked, lock, problems, recoverMs, writeMs}.
+ * `dir` by writer `tag`; `delay` ms after the `acks`-th acknowledgement
+ * (or the start) the writer is SIGKILLed (the CLI: the process running
+ * then; Node: the writer process). Then the checks. Returns {killed, acked, lock, problems, recoverMs, writeMs}.
  */
 export async function crashTrial(surface, dir, model, { tag, seed, acks, delay, counter }) {
   const r = rng(seed);
@@ -329,12 +328,16 @@ export async function crashTrial(surface, dir, model, { tag, seed, acks, delay, 
   const problems = [];
   const writeMs = [];
   if (surface === "cli") {
+    // The kill's moment, once `acks` writes were acknowledged: whichever
+    // process runs then is killed (one that starts later, at once).
+    let deadline = acks === 0 ? performance.now() + delay : Infinity;
     for (;;) {
       const op = nextOp(r, tag, model.own(tag), counter);
       model.begin(op);
       const { args, input } = cliArgs(op);
       const { child, done } = run(MNEMO, ["--dir", dir, ...args], { input });
-      const timer = acked >= acks ? setTimeout(() => child.kill("SIGKILL"), delay) : null;
+      const wait = deadline - performance.now();
+      const timer = wait < Infinity ? setTimeout(() => child.kill("SIGKILL"), Math.max(0, wait)) : null;
       const result = await done;
       clearTimeout(timer);
       if (result.signal === "SIGKILL") {
@@ -345,6 +348,7 @@ export async function crashTrial(surface, dir, model, { tag, seed, acks, delay, 
         model.ack(op);
         acked++;
         writeMs.push(result.ms);
+        if (acked === acks) deadline = performance.now() + delay;
       } else {
         problems.push(`mnemo ${args[0]} exited ${result.code}: ${result.stderr.trim()}`);
         model.fail();
@@ -531,4 +535,32 @@ export async function soak(dir, { seconds, sampleEvery = 10, cli = existsSync(MN
   if (code !== 0) problems.push(`the writer exited ${code}: ${stderr}`);
   problems.push(...model.check(await readNode(dir, [...model.fresh.sessions])));
   return { problems, samples, writes: writes + cliMs.length, reads, cliMs, nodeMs };
+}
+
+/**
+ * After a campaign: every session and log note acknowledged in any trial
+ * is still there (each trial checks only its own). Returns the problems.
+ */
+export async function finalCheck(surface, dir, model) {
+  let sessions;
+  let notes;
+  if (surface === "cli") {
+    sessions = new Set();
+    for (let offset = 0; ; offset += 50) {
+      const r = await mnemo(dir, ["sessions", "list", "-n", "50", "--offset", String(offset), "--json"]);
+      if (r.code !== 0) return [`mnemo sessions list exited ${r.code}: ${r.stderr}`];
+      const page = JSON.parse(r.stdout);
+      page.forEach((s) => sessions.add(s.id));
+      if (page.length < 50) break;
+    }
+    const log = await mnemo(dir, ["log", "--json"]);
+    if (log.code !== 0) return [`mnemo log exited ${log.code}: ${log.stderr}`];
+    notes = new Set(JSON.parse(log.stdout).filter((r) => r.what === "note").map((r) => r.text));
+  } else {
+    ({ sessions, notes } = await readNode(dir, [...model.sessions]));
+  }
+  return [
+    ...[...model.sessions].filter((s) => !sessions.has(s)).map((s) => `acknowledged session ${s} is missing at the end`),
+    ...[...model.notes].filter((n) => !notes.has(n)).map((n) => `acknowledged log note ${JSON.stringify(n)} is missing at the end`),
+  ];
 }
