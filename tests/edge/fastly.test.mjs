@@ -80,7 +80,7 @@ test("the Fastly app answers only its token's bearer, refuses oversized bodies, 
     }
     assert.equal((await w.call("/w/locked/status")).body.memory.entries, 0);
     // A workspace name that is not a plain name reaches no KV key.
-    for (const path of ["/w/../tool", "/w/a%2Fb/status", "/w/" + "x".repeat(65) + "/status", "/w/locked/../status"]) {
+    for (const path of ["/w/../tool", "/w/a%2Fb/status", "/w/" + "x".repeat(65) + "/status", "/w/locked/../status", "/w/.hidden/status", "/w/.../status"]) {
       assert.equal((await fetch(`${w.base}${path}`, { headers: { authorization: `Bearer ${API_TOKEN}` } })).status, 404, path);
     }
   } finally {

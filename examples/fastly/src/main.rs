@@ -229,13 +229,8 @@ fn main(mut req: Request) -> Result<Response, Error> {
     let path = req.get_path().to_string();
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let (workspace, op) = match parts.as_slice() {
-        ["w", ws, op]
-            if !ws.is_empty()
-                && ws.len() <= 64
-                && ws
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) =>
-        {
+        // The core's rule for workspace names (no `.`, `..` or hidden name).
+        ["w", ws, op] if mnemo::api::check_workspace(ws).is_ok() => {
             (ws.to_string(), op.to_string())
         }
         _ => {
