@@ -52,7 +52,8 @@ test("the Fastly app answers only its token's bearer, refuses oversized bodies, 
     ];
     // No header, a wrong token (of the same length too), another scheme, an empty bearer.
     const wrong = "x".repeat(API_TOKEN.length);
-    for (const authorization of [undefined, "Bearer wrong-token", `Bearer ${wrong}`, `Basic ${API_TOKEN}`, "Bearer "]) {
+    // (And bytes that are not UTF-8, which must not crash the app.)
+    for (const authorization of [undefined, "Bearer wrong-token", `Bearer ${wrong}`, `Basic ${API_TOKEN}`, "Bearer ", "Bearer \u00ff\u00fe"]) {
       for (const [method, op, body] of routes) {
         const headers = authorization ? { authorization } : {};
         const r = await fetch(`${w.base}/w/locked/${op}`, { method, headers, body: body ? JSON.stringify(body) : undefined });
@@ -79,7 +80,7 @@ test("the Fastly app answers only its token's bearer, refuses oversized bodies, 
     }
     assert.equal((await w.call("/w/locked/status")).body.memory.entries, 0);
     // A workspace name that is not a plain name reaches no KV key.
-    for (const path of ["/w/../tool", "/w/a%2Fb/status", "/w/" + "x".repeat(65) + "/status", "/w/locked/../status"]) {
+    for (const path of ["/w/../tool", "/w/a%2Fb/status", "/w/" + "x".repeat(65) + "/status", "/w/locked/../status", "/w/.hidden/status", "/w/.../status"]) {
       assert.equal((await fetch(`${w.base}${path}`, { headers: { authorization: `Bearer ${API_TOKEN}` } })).status, 404, path);
     }
   } finally {

@@ -173,8 +173,11 @@ fn token() -> Option<Vec<u8>> {
 /// with no early exit, so neither the token nor its length leaks.
 fn authorized(req: &Request, secret: &[u8]) -> bool {
     use mnemo::skills::digest;
+    // Read as bytes: `get_header_str` would panic on a value that is not
+    // UTF-8, which anyone can send.
     let given = req
-        .get_header_str(header::AUTHORIZATION)
+        .get_header(header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
         .and_then(|h| {
             let (scheme, token) = h.split_once(' ')?;
             scheme.eq_ignore_ascii_case("bearer").then(|| token.trim())
@@ -226,13 +229,8 @@ fn main(mut req: Request) -> Result<Response, Error> {
     let path = req.get_path().to_string();
     let parts: Vec<&str> = path.trim_start_matches('/').split('/').collect();
     let (workspace, op) = match parts.as_slice() {
-        ["w", ws, op]
-            if !ws.is_empty()
-                && ws.len() <= 64
-                && ws
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c)) =>
-        {
+        // The core's rule for workspace names (no `.`, `..` or hidden name).
+        ["w", ws, op] if mnemo::api::check_workspace(ws).is_ok() => {
             (ws.to_string(), op.to_string())
         }
         _ => {
