@@ -296,12 +296,19 @@ fn list(line: usize, value: Value) -> Result<Vec<String>> {
         .collect())
 }
 
-/// Splits a flow list's inside at commas outside quotes.
+/// Splits a flow list's inside at commas outside quotes (a `\` escapes
+/// the next character inside double quotes, as [`unquote`] reads it).
 fn split_flow(inner: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut start, mut quote) = (0, None::<char>);
+    let mut escaped = false;
     for (i, c) in inner.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
         match (quote, c) {
+            (Some('"'), '\\') => escaped = true,
             (None, '"' | '\'') => quote = Some(c),
             (Some(q), c) if c == q => quote = None,
             (None, ',') => {
