@@ -348,7 +348,8 @@ fn quote(s: &str) -> String {
         && !s.ends_with(' ')
         && !s.contains(": ")
         && !s.contains(" #")
-        && !s.contains(['\n', ',', ']']);
+        // A quote inside a plain scalar would open a quote in a `[…]` list.
+        && !s.contains(['\n', ',', ']', '"', '\'']);
     if plain {
         s.to_string()
     } else {
