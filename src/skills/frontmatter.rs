@@ -291,7 +291,11 @@ fn list(line: usize, value: Value) -> Result<Vec<String>> {
     };
     Ok(items
         .into_iter()
-        .map(|t| t.trim().trim_start_matches('#').trim().to_string())
+        .map(|t| {
+            t.trim_start_matches(|c: char| c == '#' || c.is_whitespace())
+                .trim_end()
+                .to_string()
+        })
         .filter(|t| !t.is_empty())
         .collect())
 }
