@@ -4,6 +4,9 @@
 #
 #   scripts/fuzz.sh [target|all] [seconds]     # default: all, 600 s each
 #
+# FUZZ_ARGS adds libFuzzer flags: `FUZZ_ARGS="-fork=1 -ignore_crashes=1"`
+# keeps a run going past failing inputs (each is saved in fuzz/artifacts/).
+#
 # Installs cargo-fuzz when missing. Each target starts from its committed
 # corpus (fuzz/corpus/<target>/) and seeds drawn from tests/fixtures;
 # what it finds lands in fuzz/corpus-work/<target>/ (not committed) and a
@@ -81,7 +84,7 @@ for t in "${targets[@]}"; do
   status=0
   cargo +nightly fuzz run --fuzz-dir fuzz -O "$t" "fuzz/corpus-work/$t" -- \
     -max_total_time="$seconds" -max_len=16384 -timeout=20 -rss_limit_mb=3072 \
-    -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 >"$log" 2>&1 || status=$?
+    -artifact_prefix="fuzz/artifacts/$t/" -print_final_stats=1 ${FUZZ_ARGS:-} >"$log" 2>&1 || status=$?
   last=$(grep -E '^#[0-9]+' "$log" | tail -n 1 || true)
   execs=$(grep -E '^stat::number_of_executed_units' "$log" | awk '{print $2}' || true)
   echo "$(date -u +%FT%TZ) $t ${seconds}s status=$status execs=${execs:-?} $last" | tee -a fuzz/runs.log

@@ -216,6 +216,17 @@ impl Queue {
                 queue.version
             )));
         }
+        // Approve and reject find a staged write by its id: with two of one
+        // id, one write's outcome would land on the other's record.
+        let mut ids: Vec<&str> = queue.items.iter().map(|i| i.id.as_str()).collect();
+        ids.sort_unstable();
+        if let Some(twice) = ids.windows(2).find(|w| w[0] == w[1]) {
+            return Err(Error::storage(format!(
+                "{BLOB} holds two staged writes with the id {:?} (edited by hand?); mnemo will not \
+                 approve, reject or overwrite them: give one another id, then retry",
+                twice[0]
+            )));
+        }
         Ok(queue)
     }
 
@@ -224,10 +235,17 @@ impl Queue {
         serde_json::to_vec(self).unwrap_or_default()
     }
 
-    /// Hands out the next id.
+    /// Hands out the next id, never one a staged write already has (a
+    /// queue edited by hand may hold ids at or past `next_id`).
     pub fn next_id(&mut self) -> String {
-        let n = self.next_id.max(1);
-        self.next_id = n + 1;
+        let mut n = self.next_id.max(1);
+        for _ in 0..=self.items.len() {
+            if !self.items.iter().any(|i| i.id == format!("p{n}")) {
+                break;
+            }
+            n = n.saturating_add(1);
+        }
+        self.next_id = n.saturating_add(1);
         format!("p{n}")
     }
 

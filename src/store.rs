@@ -2,9 +2,11 @@
 //! profile).
 //!
 //! Grammar: entries joined by `"\n§\n"` (a line holding only `§`), no
-//! trailing newline. On read a BOM, CRLF line ends, a trailing newline and
-//! spaces around a separator line are accepted; entries are trimmed and
-//! empty ones dropped. A file that is already canonical is written back
+//! trailing newline. On read a BOM, CRLF line ends (any CRs ending a line),
+//! a trailing newline and spaces around a separator line are accepted;
+//! entries are trimmed (whitespace and byte-order marks) and empty ones
+//! dropped, so that parse → serialize → parse gives the same entries (the
+//! fuzz target `store` checks it). A file that is already canonical is written back
 //! byte-for-byte; one that is not is backed up once before its first rewrite
 //! (see [`FileState`]). This module owns parsing, serialising, counting and
 //! the entry-level edits; it never does I/O.

@@ -491,30 +491,38 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
             while spaced(j) {
                 j += 1;
             }
-            // A one-letter word just before or after the spaced letters
-            // («в», "a", «и») is not one of them when without it they start
-            // a word the rules know and with it they do not: «в s y s t e m
-            // prompt», «i n s t r u c t i o n s и».
+            // One-letter words just before or after the spaced letters
+            // («в», "a", «и п») are not part of them when without them the
+            // letters start a word the rules know and with them they do
+            // not: «в s y s t e m prompt», «i n s t r u c t i o n s и п».
             let word = |from: usize, to: usize| -> String {
                 (from..to)
                     .flat_map(|k| a[toks[k].from].c.to_lowercase())
                     .collect()
             };
             let (from, to) = if j - i > 4 && !lx.starts_entry(&word(i, j)) {
-                [(i + 1, j), (i, j - 1), (i + 1, j - 1)]
-                    .into_iter()
-                    .find(|&(f, t)| lx.starts_entry(&word(f, t)))
+                const TRIMS: [(usize, usize); 8] = [
+                    (1, 0),
+                    (0, 1),
+                    (1, 1),
+                    (2, 0),
+                    (0, 2),
+                    (2, 1),
+                    (1, 2),
+                    (2, 2),
+                ];
+                TRIMS
+                    .iter()
+                    .map(|&(x, y)| (i + x, j - y))
+                    .find(|&(f, t)| t >= f + 3 && lx.starts_entry(&word(f, t)))
                     .unwrap_or((i, j))
             } else {
                 (i, j)
             };
-            if from > i {
-                out.push(Merged::Run(toks[i].kind, toks[i].from, toks[i].to));
-            }
+            let alone = |t: &Tok| Merged::Run(t.kind, t.from, t.to);
+            out.extend(toks[i..from].iter().map(alone));
             out.push(Merged::Glued((from..to).map(|k| toks[k].from).collect()));
-            if to < j {
-                out.push(Merged::Run(toks[to].kind, toks[to].from, toks[to].to));
-            }
+            out.extend(toks[to..j].iter().map(alone));
             i = j;
             continue;
         }

@@ -291,17 +291,28 @@ fn list(line: usize, value: Value) -> Result<Vec<String>> {
     };
     Ok(items
         .into_iter()
-        .map(|t| t.trim().trim_start_matches('#').to_string())
+        .map(|t| {
+            t.trim_start_matches(|c: char| c == '#' || c.is_whitespace())
+                .trim_end()
+                .to_string()
+        })
         .filter(|t| !t.is_empty())
         .collect())
 }
 
-/// Splits a flow list's inside at commas outside quotes.
+/// Splits a flow list's inside at commas outside quotes (a `\` escapes
+/// the next character inside double quotes, as [`unquote`] reads it).
 fn split_flow(inner: &str) -> Vec<&str> {
     let mut out = Vec::new();
     let (mut start, mut quote) = (0, None::<char>);
+    let mut escaped = false;
     for (i, c) in inner.char_indices() {
+        if escaped {
+            escaped = false;
+            continue;
+        }
         match (quote, c) {
+            (Some('"'), '\\') => escaped = true,
             (None, '"' | '\'') => quote = Some(c),
             (Some(q), c) if c == q => quote = None,
             (None, ',') => {
@@ -341,7 +352,8 @@ fn quote(s: &str) -> String {
         && !s.ends_with(' ')
         && !s.contains(": ")
         && !s.contains(" #")
-        && !s.contains(['\n', ',', ']']);
+        // A quote inside a plain scalar would open a quote in a `[…]` list.
+        && !s.contains(['\n', ',', ']', '"', '\'']);
     if plain {
         s.to_string()
     } else {

@@ -15,7 +15,8 @@ pub enum Rewrite {
     /// ASCII letters and punctuation as their fullwidth forms (NFKC in the
     /// code view, NFKD in the language view).
     Fullwidth,
-    /// ASCII letters upper-cased (both views lower-case).
+    /// ASCII letters of words without CamelCase humps upper-cased (both
+    /// views lower-case).
     Upper,
     /// Spaces as no-break or ideographic spaces (blank fillers read as
     /// spaces in both views).
@@ -118,7 +119,11 @@ pub fn rewrite(text: &str, rewrite: Rewrite, pick: usize) -> String {
                 word.chars()
                     .map(|c| char::from_u32(c as u32 - 0x21 + 0xFF01).unwrap_or(c)),
             ),
-            Rewrite::Upper => out.push_str(&word.to_ascii_uppercase()),
+            // Only words without a hump: upper case would hide the
+            // CamelCase boundaries the skeleton splits at.
+            Rewrite::Upper if !word[1..].bytes().any(|b| b.is_ascii_uppercase()) => {
+                out.push_str(&word.to_ascii_uppercase())
+            }
             Rewrite::Marks => {
                 for c in word.chars() {
                     out.push(c);
