@@ -79,12 +79,15 @@ proptest! {
         props::store::check(&data);
     }
 
-    /// Entries written through the tool read back the same from the file.
+    /// Entries written through the tool (cleaned, and passed by the
+    /// scanner, which refuses a byte-order mark) read back the same from
+    /// the file.
     #[test]
     fn written_entries_read_back(entries in proptest::collection::vec(entry_text(), 0..6)) {
         let cleaned: Vec<String> = entries
             .iter()
             .filter_map(|e| mnemo::store::clean_content("content", e).ok())
+            .filter(|e| !mnemo::scan::scan(e).blocked)
             .collect();
         let text = mnemo::Store::new(cleaned.clone()).serialize();
         prop_assert_eq!(mnemo::store::parse(&text), cleaned);
