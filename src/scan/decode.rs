@@ -623,6 +623,13 @@ fn cues(raw: &str, words: &str) -> Cues {
     }
 }
 
+/// Whether `raw` (with `words`, its language view) asks for a whole-text
+/// reading: rot13 or reversed.
+pub(super) fn cued(raw: &str, words: &str) -> bool {
+    let cues = cues(raw, words);
+    cues.rot13 || cues.reversed
+}
+
 fn rot13(raw: &str) -> String {
     raw.chars()
         .map(|c| match plain_letter(c) {

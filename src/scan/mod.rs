@@ -227,6 +227,13 @@ pub fn scan(text: &str) -> Verdict {
     }
 }
 
+/// Whether `text` asks to be read whole in another form (rot13, reversed),
+/// by the cues the decoder follows, read as the scanner reads them. Those
+/// readings map letters one by one and claim nothing about lookalikes.
+pub fn asks_for_whole_text_reading(text: &str) -> bool {
+    decode::cued(text, &skeleton::skeleton(text).text)
+}
+
 /// The rules over words, code, markup and secrets, on one text; returns
 /// its language view (the skeleton's text), where cues to decode are read.
 fn read(raw: &str, findings: &mut Vec<Finding>) -> String {

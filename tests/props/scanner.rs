@@ -212,31 +212,6 @@ fn encoded(text: &str) -> bool {
     false
 }
 
-/// Whether the text asks for a whole-text reading (rot13, reversed): those
-/// readings map letters one by one, with no claim about lookalikes.
-fn cued(text: &str) -> bool {
-    let lower = text.to_lowercase();
-    [
-        "rot",
-        "caesar",
-        "цезар",
-        "рот",
-        "revers",
-        "backward",
-        "right to left",
-        "right-to-left",
-        "mirror",
-        "наоборот",
-        "задом",
-        "обратн",
-        "справа",
-        "перев",
-        "зеркал",
-    ]
-    .iter()
-    .any(|c| lower.contains(c))
-}
-
 /// Whether the verdict rests on a finding the rewrite's claim covers: a
 /// word or code rule (not a secret's exact shape, not an invisible
 /// character, not truncation); for the language-only rewrites, a rule of
@@ -271,7 +246,10 @@ pub fn check(data: &[u8]) {
     assert_eq!(scan(&text), verdict);
     if verdict.blocked && !verdict.truncated && text.len() <= MAX_SCAN_BYTES / 4 {
         let pick = data.first().copied().unwrap_or(0) as usize;
-        let (encoded, cued) = (encoded(&text), cued(&text));
+        let (encoded, cued) = (
+            encoded(&text),
+            mnemo::scan::asks_for_whole_text_reading(&text),
+        );
         for how in Rewrite::ALL {
             if !covered(&verdict, how)
                 || (encoded && !matches!(how, Rewrite::ZeroWidth))
