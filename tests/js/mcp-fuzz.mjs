@@ -272,12 +272,26 @@ export async function fuzz({ count = 2000, seed = 1, log = () => {} } = {}) {
     const init = wellFormed(await server.next(20_000) ?? fail("no answer to initialize"), fail);
     if (init.error) fail(`initialize failed: ${init.error.message}`);
     server.send(JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }));
+    const settled = async () => {
+      let now = snapshot(dir);
+      for (let i = 0; i < 40; i++) {
+        await sync(undefined);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        const next = snapshot(dir);
+        if (same(now, next)) return next;
+        now = next;
+      }
+      fail("the memories directory never held still");
+    };
     for (let n = 0; n < count; n++) {
       figures.lines++;
       // Now and then a line over the server's 4 MiB message limit.
       const m = n % 500 === 499 ? { raw: `{"jsonrpc":"2.0","id":${n},"method":"ping","params":{"x":"${"y".repeat(4 * 1024 * 1024 + 10)}"}}`, answered: "any" } : message(r, n);
       if (m.raw.length > 4 * 1024 * 1024) figures.oversized++;
-      const before = snapshot(dir);
+      // A notification is never answered, so work it started (a tool call
+      // sent without an id) may still be writing: the directory is read
+      // only once it holds still across a round trip.
+      const before = await settled();
       if (process.env.MNEMO_FUZZ_VERBOSE) console.error(String(m.raw).slice(0, 300));
       let parsed;
       try {
