@@ -245,6 +245,55 @@ export function nodeFsStorage(dir) {
     async delete(name) {
       fs.rmSync(fileOf(name), { force: true });
     },
+    // Where blob `name` ends ({length, last byte}), without reading it.
+    async end(name) {
+      let fd;
+      try {
+        fd = fs.openSync(fileOf(name), "r");
+      } catch (e) {
+        if (e.code === "ENOENT") return null;
+        throw e;
+      }
+      try {
+        const length = fs.fstatSync(fd).size;
+        if (length === 0) return { length, last: null };
+        const byte = Buffer.alloc(1);
+        fs.readSync(fd, byte, 0, 1, length - 1);
+        return { length, last: byte[0] };
+      } finally {
+        fs.closeSync(fd);
+      }
+    },
+    // Blob `name` becomes its first `at` bytes then `data`, written in place
+    // (an append; a replayed one cuts off what a crash left of it first).
+    async append(name, data, at) {
+      const target = fileOf(name);
+      const folder = path.dirname(target);
+      if (folder !== path.resolve(dir) && folder !== dir) fs.mkdirSync(folder, { recursive: true });
+      const created = !fs.existsSync(target);
+      const fd = fs.openSync(target, fs.constants.O_WRONLY | fs.constants.O_CREAT);
+      try {
+        const length = fs.fstatSync(fd).size;
+        const from = Math.min(length, at);
+        if (length > from) fs.ftruncateSync(fd, from);
+        const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
+        let done = 0;
+        while (done < bytes.length) done += fs.writeSync(fd, bytes, done, bytes.length - done, from + done);
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      if (created) {
+        try {
+          const dfd = fs.openSync(folder, "r");
+          try {
+            fs.fsyncSync(dfd);
+          } finally {
+            fs.closeSync(dfd);
+          }
+        } catch {}
+      }
+    },
     async list() {
       const files = (at, prefix) => {
         try {

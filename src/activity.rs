@@ -27,6 +27,7 @@
 
 use serde::Serialize;
 
+use crate::storage::BlobEnd;
 use crate::time::Utc;
 
 /// The folder of the day logs (a prefix of blob names).
@@ -133,24 +134,31 @@ fn heading(date: &str) -> String {
     format!("# Activity {date}\n\n")
 }
 
-/// `existing` (a day's log, or nothing) with `records` appended. Records
-/// of another day than `date` are the caller's mistake and are written
-/// anyway, under this day.
-pub fn append(date: &str, existing: Option<&[u8]>, records: &[Record]) -> Vec<u8> {
-    let mut out = match existing {
-        Some(bytes) if !bytes.is_empty() => {
-            let mut text = String::from_utf8_lossy(bytes).into_owned();
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
-            text
-        }
+/// What appending `records` to day `date`'s log adds, given where the log
+/// ends (`None`: there is none yet): the heading first for a new or empty
+/// log, a line break first when a hand edit left its last line open.
+/// Records of another day than `date` are the caller's mistake and are
+/// written anyway, under this day.
+pub fn addition(date: &str, end: Option<BlobEnd>, records: &[Record]) -> Vec<u8> {
+    let mut out = match end {
+        Some(BlobEnd {
+            last: Some(b'\n'), ..
+        }) => String::new(),
+        Some(BlobEnd { last: Some(_), .. }) => "\n".to_string(),
         _ => heading(date),
     };
     for record in records {
         record.render(&mut out);
     }
     out.into_bytes()
+}
+
+/// `existing` (a day's log, or nothing) with `records` appended (see
+/// [`addition`]).
+pub fn append(date: &str, existing: Option<&[u8]>, records: &[Record]) -> Vec<u8> {
+    let mut out = existing.unwrap_or_default().to_vec();
+    out.extend(addition(date, existing.map(BlobEnd::of), records));
+    out
 }
 
 /// Reads day `date`'s log. Lines that are not records (a heading, a hand
@@ -274,6 +282,21 @@ mod tests {
         let parsed = parse("2026-12-01", b"# Activity\n\nsome prose a person wrote\n- 10:00:00 \xc2\xb7 - \xc2\xb7 note \xc2\xb7 ok\n- bad line\n");
         assert_eq!(parsed.len(), 1);
         assert_eq!(parsed[0].text, "ok");
+    }
+
+    #[test]
+    fn an_addition_opens_a_new_log_and_closes_a_hand_edited_line() {
+        let r = [Record::new(NOW, None, "note", "ok")];
+        let line = "- 14:03:22 · - · note · ok\n";
+        let add = |end| String::from_utf8(addition("2026-12-01", end, &r)).unwrap();
+        assert_eq!(add(None), format!("# Activity 2026-12-01\n\n{line}"));
+        assert_eq!(add(Some(BlobEnd::of(b""))), add(None));
+        assert_eq!(add(Some(BlobEnd::of(b"x\n"))), line);
+        assert_eq!(add(Some(BlobEnd::of(b"prose"))), format!("\n{line}"));
+        // Bytes a person left that are not UTF-8 stay as they were.
+        let kept = append("2026-12-01", Some(b"\xff\n"), &r);
+        assert_eq!(&kept[..2], b"\xff\n");
+        assert_eq!(parse("2026-12-01", &kept).len(), 1);
     }
 
     #[test]

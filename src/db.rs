@@ -40,8 +40,13 @@ use crate::storage::Change;
 /// messages' stored verdicts (`blocked`, `findings`, `scan_rules`) and
 /// `sessions.title_from`, 4 added `vectors` (the host embedder's vectors of
 /// entries, by model and text hash), 5 added `messages.external` (the key
-/// of an imported transcript record) and its unique index.
-pub const SCHEMA_VERSION: i64 = 5;
+/// of an imported transcript record) and its unique index, 6 added
+/// `blob_parts` (bytes appended to a blob, kept as rows so that an append
+/// writes only what it adds).
+pub const SCHEMA_VERSION: i64 = 6;
+
+/// Appended parts a blob may gather before they are folded into its row.
+const MAX_PARTS: i64 = 256;
 
 /// Columns added to tables of an older schema: (table, column, type).
 const ADDED_COLUMNS: [(&str, &str, &str); 5] = [
@@ -130,6 +135,9 @@ pub fn prepare(conn: &Connection) -> Result<()> {
     tx.execute_batch(
         "CREATE TABLE IF NOT EXISTS blobs (name TEXT PRIMARY KEY, data BLOB NOT NULL);
          CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value INTEGER NOT NULL);
+         CREATE TABLE IF NOT EXISTS blob_parts (
+             name TEXT NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL,
+             PRIMARY KEY (name, seq));
          INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0);
          CREATE TABLE IF NOT EXISTS sessions (
              id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL,
@@ -256,7 +264,7 @@ pub fn store_vectors(
 /// check), after [`prepare`].
 pub fn check(conn: &Connection) -> Result<()> {
     prepare(conn)?;
-    for table in ["blobs", "meta"] {
+    for table in ["blobs", "blob_parts", "meta"] {
         let verdict: String = conn
             .query_row(&format!("PRAGMA quick_check({table})"), [], |r| r.get(0))
             .map_err(sql_error)?;
@@ -345,13 +353,93 @@ pub fn bump(conn: &Connection) -> Result<()> {
     .map_err(sql_error)
 }
 
-/// Reads blob `name`.
+/// Reads blob `name` (its row, then the parts appended to it).
 pub fn read_blob(conn: &Connection, name: &str) -> Result<Option<Vec<u8>>> {
-    conn.query_row("SELECT data FROM blobs WHERE name = ?1", [name], |r| {
-        r.get(0)
-    })
-    .optional()
-    .map_err(sql_error)
+    let Some(mut data) = conn
+        .prepare_cached("SELECT data FROM blobs WHERE name = ?1")
+        .and_then(|mut s| s.query_row([name], |r| r.get::<_, Vec<u8>>(0)).optional())
+        .map_err(sql_error)?
+    else {
+        return Ok(None);
+    };
+    let mut stmt = conn
+        .prepare_cached("SELECT data FROM blob_parts WHERE name = ?1 ORDER BY seq")
+        .map_err(sql_error)?;
+    let mut rows = stmt.query([name]).map_err(sql_error)?;
+    while let Some(row) = rows.next().map_err(sql_error)? {
+        let part = row.get_ref(0).map_err(sql_error)?;
+        data.extend_from_slice(part.as_blob().map_err(|e| sql_error(e.into()))?);
+    }
+    Ok(Some(data))
+}
+
+/// Where blob `name` ends, without reading it.
+pub fn blob_end(conn: &Connection, name: &str) -> Result<Option<crate::storage::BlobEnd>> {
+    let row: Option<(i64, Option<Vec<u8>>)> = conn
+        .prepare_cached(
+            "SELECT length(b.data) + coalesce((SELECT sum(length(p.data)) FROM blob_parts p
+                                               WHERE p.name = b.name), 0),
+                    coalesce((SELECT substr(p.data, -1) FROM blob_parts p
+                              WHERE p.name = b.name AND length(p.data) > 0
+                              ORDER BY p.seq DESC LIMIT 1),
+                             CASE WHEN length(b.data) > 0 THEN substr(b.data, -1) END)
+             FROM blobs b WHERE b.name = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row([name], |r| Ok((r.get(0)?, r.get(1)?)))
+                .optional()
+        })
+        .map_err(sql_error)?;
+    Ok(row.map(|(len, last)| crate::storage::BlobEnd {
+        len: len as u64,
+        last: last.and_then(|b| b.first().copied()),
+    }))
+}
+
+/// Appends `data` to blob `name` as it was at `at` bytes (see
+/// [`Change::Append`]), inside the caller's transaction: a new part when
+/// the blob is `at` bytes long, else (a replay) the blob rewritten whole.
+/// Parts are folded into the blob's row once there are [`MAX_PARTS`].
+fn append_blob(conn: &Connection, name: &str, at: u64, data: &[u8]) -> Result<()> {
+    let (len, parts) = conn
+        .prepare_cached(
+            "SELECT length(b.data) + coalesce((SELECT sum(length(p.data)) FROM blob_parts p
+                                               WHERE p.name = b.name), 0),
+                    (SELECT count(*) FROM blob_parts p WHERE p.name = b.name)
+             FROM blobs b WHERE b.name = ?1",
+        )
+        .and_then(|mut s| {
+            s.query_row([name], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
+                .optional()
+        })
+        .map_err(sql_error)?
+        .unwrap_or((-1, 0));
+    if len == at as i64 && parts + 1 < MAX_PARTS {
+        conn.prepare_cached("INSERT INTO blob_parts (name, seq, data) VALUES (?1, ?2, ?3)")
+            .and_then(|mut s| s.execute(params![name, parts, data]))
+            .map_err(sql_error)?;
+        return Ok(());
+    }
+    let blob = read_blob(conn, name)?.unwrap_or_default();
+    put_blob(conn, name, &crate::storage::appended(blob, at, data))
+}
+
+/// Replaces blob `name` with `data`, dropping its parts.
+fn put_blob(conn: &Connection, name: &str, data: &[u8]) -> Result<()> {
+    conn.prepare_cached(
+        "INSERT INTO blobs (name, data) VALUES (?1, ?2)
+         ON CONFLICT(name) DO UPDATE SET data = excluded.data",
+    )
+    .and_then(|mut s| s.execute(params![name, data]))
+    .map_err(sql_error)?;
+    drop_parts(conn, name)
+}
+
+fn drop_parts(conn: &Connection, name: &str) -> Result<()> {
+    conn.prepare_cached("DELETE FROM blob_parts WHERE name = ?1")
+        .and_then(|mut s| s.execute([name]))
+        .map(|_| ())
+        .map_err(sql_error)
 }
 
 /// Names of all blobs, sorted.
@@ -372,16 +460,13 @@ pub fn commit_blobs(conn: &Connection, changes: &[Change]) -> Result<()> {
     let tx = conn.unchecked_transaction().map_err(sql_error)?;
     for change in changes {
         match change {
-            Change::Write { name, data } => tx
-                .execute(
-                    "INSERT INTO blobs (name, data) VALUES (?1, ?2)
-                     ON CONFLICT(name) DO UPDATE SET data = excluded.data",
-                    params![name, data],
-                )
-                .map_err(sql_error)?,
-            Change::Delete { name } => tx
-                .execute("DELETE FROM blobs WHERE name = ?1", [name])
-                .map_err(sql_error)?,
+            Change::Write { name, data } => put_blob(&tx, name, data)?,
+            Change::Delete { name } => {
+                tx.execute("DELETE FROM blobs WHERE name = ?1", [name])
+                    .map_err(sql_error)?;
+                drop_parts(&tx, name)?;
+            }
+            Change::Append { name, at, data } => append_blob(&tx, name, *at, data)?,
         };
     }
     bump(&tx)?;

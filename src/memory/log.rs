@@ -39,9 +39,11 @@ impl<S: Storage> Memory<S> {
             return Ok(None);
         };
         let name = activity::blob(&first.date);
-        let existing = self.storage.read(&name).await?;
-        Ok(Some(Change::Write {
-            data: activity::append(&first.date, existing.as_deref(), records),
+        // Only the records are written: the log is never read back here.
+        let end = self.storage.end(&name).await?;
+        Ok(Some(Change::Append {
+            data: activity::addition(&first.date, end, records),
+            at: end.map_or(0, |e| e.len),
             name,
         }))
     }

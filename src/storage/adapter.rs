@@ -1,6 +1,7 @@
 //! A storage adapter object from JS: anything with async `read(name)`,
 //! `write(name, data)`, `list()` and `delete(name)` (plus optional `lock()`
-//! / `unlock()`), which is how the Node `"fs"` storage (js/fs-storage.js),
+//! / `unlock()`, and `end(name)` / `append(name, data, at)` for a backend
+//! that can append without rewriting a blob), which is how the Node `"fs"` storage (js/fs-storage.js),
 //! edge key-value stores and Durable Objects plug in; and, for every storage
 //! module that calls into JS, reading what JS throws as mnemo errors and
 //! writing console warnings.
@@ -141,7 +142,8 @@ impl Adapter {
         let this_call = match args.len() {
             0 => f.call0(adapter),
             1 => f.call1(adapter, &args[0]),
-            _ => f.call2(adapter, &args[0], &args[1]),
+            2 => f.call2(adapter, &args[0], &args[1]),
+            _ => f.call3(adapter, &args[0], &args[1], &args[2]),
         };
         let value = this_call.map_err(|e| fail(method, args, &e))?;
         let value = match value.dyn_into::<Promise>() {
@@ -235,6 +237,47 @@ impl Storage for Adapter {
         self.call("delete", &[self.stored(name).into()])
             .await
             .map(|_| ())
+    }
+
+    async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
+        let Some(value) = self.call("end", &[self.stored(name).into()]).await? else {
+            // No end(): read the blob.
+            return Ok(self.read(name).await?.map(|b| super::BlobEnd::of(&b)));
+        };
+        if value.is_null() || value.is_undefined() {
+            return Ok(None);
+        }
+        let field = |key: &str| {
+            Reflect::get(&value, &key.into())
+                .ok()
+                .and_then(|v| v.as_f64())
+        };
+        match field("length") {
+            Some(len) if len >= 0.0 && len.fract() == 0.0 => Ok(Some(super::BlobEnd {
+                len: len as u64,
+                last: field("last")
+                    .filter(|b| (0.0..256.0).contains(b))
+                    .map(|b| b as u8),
+            })),
+            _ => Err(Error::storage(format!(
+                "storage adapter end({name}) returned neither null nor {{length, last}}"
+            ))),
+        }
+    }
+
+    async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
+        let has_append =
+            Reflect::get(&self.adapter, &"append".into()).is_ok_and(|f| f.is_function());
+        if !has_append {
+            let blob = self.read(name).await?.unwrap_or_default();
+            return self.write(name, &super::appended(blob, at, data)).await;
+        }
+        let args = [
+            self.stored(name).into(),
+            Uint8Array::from(data).into(),
+            JsValue::from_f64(at as f64),
+        ];
+        self.call("append", &args).await.map(|_| ())
     }
 
     async fn list(&self) -> Result<Vec<String>> {

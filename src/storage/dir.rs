@@ -314,6 +314,63 @@ impl Storage for DirStorage {
         })
     }
 
+    async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
+        use std::io::{Read, Seek, SeekFrom};
+        let path = self.path(name)?;
+        let result = (|| -> std::io::Result<super::BlobEnd> {
+            let mut file = File::open(&path)?;
+            let len = file.metadata()?.len();
+            let mut last = [0u8];
+            if len > 0 {
+                file.seek(SeekFrom::Start(len - 1))?;
+                file.read_exact(&mut last)?;
+            }
+            Ok(super::BlobEnd {
+                len,
+                last: (len > 0).then_some(last[0]),
+            })
+        })();
+        match result {
+            Ok(end) => Ok(Some(end)),
+            Err(e) if e.kind() == IoKind::NotFound => Ok(None),
+            Err(e) => Err(io_error("read", &path, e)),
+        }
+    }
+
+    async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
+        use std::io::{Seek, SeekFrom};
+        let path = self.path(name)?;
+        let folder = path.parent().unwrap_or(&self.dir).to_path_buf();
+        if folder != self.dir {
+            fs::create_dir_all(&folder)
+                .map_err(|e| io_error("create the directory", &folder, e))?;
+        }
+        let result = (|| -> std::io::Result<()> {
+            let created = !path.exists();
+            let mut file = OpenOptions::new()
+                .write(true)
+                .create(true)
+                .truncate(false)
+                .open(&path)?;
+            let len = file.metadata()?.len();
+            // A replay cuts off what a crash left of the same append.
+            let from = len.min(at);
+            if len > from {
+                file.set_len(from)?;
+            }
+            file.seek(SeekFrom::Start(from))?;
+            file.write_all(data)?;
+            file.sync_all()?;
+            if created {
+                if let Ok(dir) = File::open(&folder) {
+                    let _ = dir.sync_all();
+                }
+            }
+            Ok(())
+        })();
+        result.map_err(|e| io_error("write", &path, e))
+    }
+
     async fn delete(&self, name: &str) -> Result<()> {
         let path = self.path(name)?;
         match fs::remove_file(&path) {

@@ -4,12 +4,15 @@
 //! blob, then applies them, then deletes the journal. A crash before the
 //! journal is complete leaves the old state; a crash after leaves a journal
 //! that [`recover`] replays when the memory next opens, giving the new
-//! state. A commit of one change needs no journal: the single write is
-//! already atomic.
+//! state. A commit of one write or delete needs no journal: the single
+//! write is already atomic. An append is journaled even alone: a crash in
+//! the middle of it can leave part of its bytes, and the replay (which
+//! cuts the blob back to where the append started) makes it whole.
 //!
 //! Journal format (binary-safe): the header line `mnemo-journal 1\n`, then
-//! per change either `W <name-len> <data-len>\n<name><data>\n` or
-//! `D <name-len>\n<name>\n`, then the trailer `end\n`.
+//! per change `W <name-len> <data-len>\n<name><data>\n`,
+//! `D <name-len>\n<name>\n` or `A <name-len> <data-len> <at>\n<name><data>\n`,
+//! then the trailer `end\n`.
 
 use super::{Change, Storage};
 use crate::error::Result;
@@ -23,11 +26,12 @@ const TRAILER: &[u8] = b"end\n";
 /// Applies `changes` all-or-nothing through the journal (the default
 /// [`Storage::commit`]).
 pub async fn commit<S: Storage + ?Sized>(storage: &S, changes: &[Change]) -> Result<()> {
-    if changes.len() > 1 {
+    let journaled = changes.len() > 1 || changes.iter().any(|c| matches!(c, Change::Append { .. }));
+    if journaled {
         storage.write(JOURNAL, &encode(changes)).await?;
     }
     apply(storage, changes).await?;
-    if changes.len() > 1 {
+    if journaled {
         storage.delete(JOURNAL).await?;
     }
     Ok(())
@@ -52,6 +56,7 @@ async fn apply<S: Storage + ?Sized>(storage: &S, changes: &[Change]) -> Result<(
         match change {
             Change::Write { name, data } => storage.write(name, data).await?,
             Change::Delete { name } => storage.delete(name).await?,
+            Change::Append { name, at, data } => storage.write_at(name, *at, data).await?,
         }
     }
     Ok(())
@@ -69,6 +74,11 @@ pub(crate) fn encode(changes: &[Change]) -> Vec<u8> {
             Change::Delete { name } => {
                 out.extend_from_slice(format!("D {}\n", name.len()).as_bytes());
                 out.extend_from_slice(name.as_bytes());
+            }
+            Change::Append { name, at, data } => {
+                out.extend_from_slice(format!("A {} {} {at}\n", name.len(), data.len()).as_bytes());
+                out.extend_from_slice(name.as_bytes());
+                out.extend_from_slice(data);
             }
         }
         out.push(b'\n');
@@ -91,9 +101,13 @@ fn decode(bytes: &[u8]) -> Option<Vec<Change>> {
         let kind = parts.next()?;
         let name_len: usize = parts.next()?.parse().ok()?;
         let data_len: usize = match kind {
-            "W" => parts.next()?.parse().ok()?,
+            "W" | "A" => parts.next()?.parse().ok()?,
             "D" => 0,
             _ => return None,
+        };
+        let at: u64 = match kind {
+            "A" => parts.next()?.parse().ok()?,
+            _ => 0,
         };
         let name = std::str::from_utf8(rest.get(..name_len)?).ok()?.to_string();
         let data = rest
@@ -102,6 +116,7 @@ fn decode(bytes: &[u8]) -> Option<Vec<Change>> {
         rest = rest.get(name_len + data_len..)?.strip_prefix(b"\n")?;
         changes.push(match kind {
             "W" => Change::Write { name, data },
+            "A" => Change::Append { name, at, data },
             _ => Change::Delete { name },
         });
     }
@@ -125,6 +140,11 @@ mod tests {
             Change::Write {
                 name: "x".into(),
                 data: Vec::new(),
+            },
+            Change::Append {
+                name: "logs/2026-12-01.md".into(),
+                at: 1234,
+                data: b"- 10:00:00 \xff\n".to_vec(),
             },
         ];
         assert_eq!(decode(&encode(&changes)), Some(changes));
@@ -156,6 +176,40 @@ mod tests {
         assert_eq!(blobs["A"], b"new a");
         assert_eq!(blobs["B"], b"new b");
         assert!(!blobs.contains_key(JOURNAL));
+    }
+
+    #[test]
+    fn an_append_cut_short_by_a_crash_is_made_whole_once() {
+        let storage = MemoryStorage::new();
+        storage.put("log", "line 1\n");
+        let append = [Change::Append {
+            name: "log".into(),
+            at: 7,
+            data: b"line 2\n".to_vec(),
+        }];
+        // Alone, it is journaled: the journal gets written, the append fails.
+        storage.fail_writes_after(Some(1));
+        assert!(pollster::block_on(storage.commit(&append)).is_err());
+        assert_eq!(storage.snapshot()["log"], b"line 1\n");
+        // What a crash in the middle of the append would leave.
+        storage.put("log", "line 1\nli");
+        storage.fail_writes_after(None);
+        pollster::block_on(storage.recover()).unwrap();
+        assert_eq!(storage.snapshot()["log"], b"line 1\nline 2\n");
+        // A replay of an append that had finished changes nothing.
+        storage.put(JOURNAL, encode(&append));
+        pollster::block_on(storage.recover()).unwrap();
+        let blobs = storage.snapshot();
+        assert_eq!(blobs["log"], b"line 1\nline 2\n");
+        assert!(!blobs.contains_key(JOURNAL));
+        // An append to a blob that does not exist yet creates it.
+        let new = [Change::Append {
+            name: "new".into(),
+            at: 0,
+            data: b"first".to_vec(),
+        }];
+        pollster::block_on(storage.commit(&new)).unwrap();
+        assert_eq!(storage.snapshot()["new"], b"first");
     }
 
     #[test]

@@ -380,6 +380,14 @@ impl Storage for JsStorage {
         delegate!(self, s => s.list().await)
     }
 
+    async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
+        delegate!(self, s => s.end(name).await)
+    }
+
+    async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
+        delegate!(self, s => s.write_at(name, at, data).await)
+    }
+
     async fn commit(&self, changes: &[Change]) -> Result<()> {
         delegate!(self, s => s.commit(changes).await)
     }

@@ -57,6 +57,19 @@ impl MemoryStorage {
         self.fail_writes_after.set(n);
     }
 
+    /// Counts a write down for [`MemoryStorage::fail_writes_after`].
+    fn may_write(&self, name: &str) -> Result<()> {
+        if let Some(n) = self.fail_writes_after.get() {
+            if n == 0 {
+                return Err(Error::storage(format!(
+                    "could not write {name}: no space left (simulated)"
+                )));
+            }
+            self.fail_writes_after.set(Some(n - 1));
+        }
+        Ok(())
+    }
+
     /// Puts a blob directly, bypassing everything (tests, fixtures).
     pub fn put(&self, name: &str, data: impl Into<Vec<u8>>) {
         self.blobs
@@ -75,17 +88,18 @@ impl Storage for MemoryStorage {
     }
 
     async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
-        if let Some(n) = self.fail_writes_after.get() {
-            if n == 0 {
-                return Err(Error::storage(format!(
-                    "could not write {name}: no space left (simulated)"
-                )));
-            }
-            self.fail_writes_after.set(Some(n - 1));
-        }
+        self.may_write(name)?;
         self.blobs
             .borrow_mut()
             .insert(name.to_string(), data.to_vec());
+        Ok(())
+    }
+
+    async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
+        self.may_write(name)?;
+        let mut blobs = self.blobs.borrow_mut();
+        let blob = blobs.entry(name.to_string()).or_default();
+        *blob = super::appended(std::mem::take(blob), at, data);
         Ok(())
     }
 

@@ -62,6 +62,46 @@ pub enum Change {
         /// The blob name.
         name: String,
     },
+    /// Append `data` to blob `name`, which was `at` bytes long when the
+    /// change was made (under the writers' lock): the blob becomes its first
+    /// `at` bytes followed by `data` (created when absent). Applying it
+    /// twice, as a journal's replay may, gives the same blob; a backend that
+    /// can append in place writes only `data`.
+    Append {
+        /// The blob name.
+        name: String,
+        /// The blob's length before the change.
+        at: u64,
+        /// The bytes appended.
+        data: Vec<u8>,
+    },
+}
+
+/// Where a blob ends: what an append needs to know about it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlobEnd {
+    /// Its length in bytes.
+    pub len: u64,
+    /// Its last byte; none when it is empty.
+    pub last: Option<u8>,
+}
+
+impl BlobEnd {
+    /// The end of `bytes`.
+    pub fn of(bytes: &[u8]) -> BlobEnd {
+        BlobEnd {
+            len: bytes.len() as u64,
+            last: bytes.last().copied(),
+        }
+    }
+}
+
+/// `blob` cut to its first `at` bytes (kept whole when shorter), then
+/// `data`: what [`Change::Append`] makes of a blob.
+pub fn appended(mut blob: Vec<u8>, at: u64, data: &[u8]) -> Vec<u8> {
+    blob.truncate(usize::try_from(at).unwrap_or(usize::MAX));
+    blob.extend_from_slice(data);
+    blob
 }
 
 impl Change {
@@ -83,7 +123,9 @@ impl Change {
     /// The blob this change is about.
     pub fn name(&self) -> &str {
         match self {
-            Change::Write { name, .. } | Change::Delete { name } => name,
+            Change::Write { name, .. } | Change::Delete { name } | Change::Append { name, .. } => {
+                name
+            }
         }
     }
 }
@@ -103,6 +145,21 @@ pub trait Storage {
 
     /// Removes blob `name`; absent is not an error.
     async fn delete(&self, name: &str) -> Result<()>;
+
+    /// Where blob `name` ends; `None` when it does not exist. The default
+    /// reads it; a backend that can tell without reading says so.
+    async fn end(&self, name: &str) -> Result<Option<BlobEnd>> {
+        Ok(self.read(name).await?.map(|b| BlobEnd::of(&b)))
+    }
+
+    /// Makes blob `name` its first `at` bytes followed by `data`, creating
+    /// it when absent (see [`Change::Append`]). Not atomic on its own:
+    /// [`Storage::commit`] journals it. The default reads the blob and
+    /// writes it whole; a backend that can append in place overrides it.
+    async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
+        let blob = self.read(name).await?.unwrap_or_default();
+        self.write(name, &appended(blob, at, data)).await
+    }
 
     /// Names of all blobs.
     async fn list(&self) -> Result<Vec<String>>;
@@ -260,6 +317,102 @@ pub fn run_ready<F: std::future::Future>(future: F) -> Result<F::Output> {
 
 #[cfg(test)]
 mod tests {
+    use super::{BlobEnd, Change, Storage};
+    use pollster::block_on;
+
+    /// What every backend promises about appends: `end` without reading,
+    /// an append that writes only its bytes, a replay that cuts back to
+    /// where the append started, and `write`/`delete` that drop what was
+    /// appended.
+    fn appends_keep_their_promises(s: &impl Storage) {
+        let log = "logs/2026-12-01.md";
+        let append = |at: u64, data: &str| Change::Append {
+            name: log.into(),
+            at,
+            data: data.as_bytes().to_vec(),
+        };
+        assert_eq!(block_on(s.end(log)).unwrap(), None);
+        block_on(s.commit(&[append(0, "# A\n")])).unwrap();
+        let mut expected = String::from("# A\n");
+        for i in 0..300 {
+            let line = format!("- {i}\n");
+            let at = block_on(s.end(log)).unwrap().unwrap().len;
+            assert_eq!(at, expected.len() as u64);
+            block_on(s.commit(&[append(at, &line), Change::write("MEMORY.md", b"m")])).unwrap();
+            expected.push_str(&line);
+        }
+        assert_eq!(block_on(s.read(log)).unwrap().unwrap(), expected.as_bytes());
+        assert_eq!(
+            block_on(s.end(log)).unwrap(),
+            Some(BlobEnd {
+                len: expected.len() as u64,
+                last: Some(b'\n')
+            })
+        );
+        // A replay of the last append (its bytes are there already).
+        let at = (expected.len() - "- 299\n".len()) as u64;
+        block_on(s.write_at(log, at, b"- 299\n")).unwrap();
+        assert_eq!(block_on(s.read(log)).unwrap().unwrap(), expected.as_bytes());
+        // An append at a stale length cuts what followed it.
+        block_on(s.write_at(log, 4, b"x")).unwrap();
+        assert_eq!(block_on(s.read(log)).unwrap().unwrap(), b"# A\nx");
+        block_on(s.write(log, b"whole")).unwrap();
+        assert_eq!(block_on(s.read(log)).unwrap().unwrap(), b"whole");
+        block_on(s.commit(&[append(5, "!")])).unwrap();
+        assert_eq!(block_on(s.read(log)).unwrap().unwrap(), b"whole!");
+        block_on(s.delete(log)).unwrap();
+        assert_eq!(block_on(s.read(log)).unwrap(), None);
+        block_on(s.commit(&[append(0, "new")])).unwrap();
+        assert_eq!(block_on(s.read(log)).unwrap().unwrap(), b"new");
+        assert!(!block_on(s.list())
+            .unwrap()
+            .contains(&super::JOURNAL.to_string()));
+    }
+
+    #[test]
+    fn every_backend_appends_in_place_and_replays_exactly() {
+        appends_keep_their_promises(&super::MemoryStorage::new());
+        #[cfg(not(target_arch = "wasm32"))]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            appends_keep_their_promises(&super::DirStorage::open(dir.path()).unwrap());
+        }
+        #[cfg(feature = "sqlite")]
+        appends_keep_their_promises(&super::SqliteStorage::in_memory().unwrap());
+        #[cfg(all(feature = "sqlite", not(target_arch = "wasm32")))]
+        {
+            let dir = tempfile::tempdir().unwrap();
+            appends_keep_their_promises(&super::state::directory(dir.path()).unwrap());
+        }
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn appended_parts_are_rows_and_fold_into_the_blob() {
+        let s = super::SqliteStorage::in_memory().unwrap();
+        let mut at = 0;
+        for i in 0..600u32 {
+            let data = format!("{i},");
+            block_on(s.commit(&[Change::Append {
+                name: "log".into(),
+                at,
+                data: data.clone().into_bytes(),
+            }]))
+            .unwrap();
+            at += data.len() as u64;
+        }
+        let parts: i64 = s
+            .connection()
+            .unwrap()
+            .query_row("SELECT count(*) FROM blob_parts", [], |r| r.get(0))
+            .unwrap();
+        assert!(parts < 256, "{parts} parts");
+        let text = String::from_utf8(block_on(s.read("log")).unwrap().unwrap()).unwrap();
+        let expected: String = (0..600).map(|i| format!("{i},")).collect();
+        assert_eq!(text, expected);
+        assert_eq!(block_on(s.list()).unwrap(), ["log"]);
+    }
+
     #[test]
     fn run_ready_gives_up_on_a_future_that_is_really_pending() {
         let e = super::run_ready(std::future::pending::<()>()).unwrap_err();

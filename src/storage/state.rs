@@ -201,6 +201,27 @@ impl<S: Storage> Storage for StateDb<S> {
         }
     }
 
+    async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
+        if is_state(name) {
+            Ok(self.read(name).await?.map(|b| super::BlobEnd::of(&b)))
+        } else {
+            self.files.end(name).await
+        }
+    }
+
+    async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
+        if is_state(name) {
+            self.commit_state(&[Change::Append {
+                name: name.to_string(),
+                at,
+                data: data.to_vec(),
+            }])
+            .await
+        } else {
+            self.files.write_at(name, at, data).await
+        }
+    }
+
     async fn list(&self) -> Result<Vec<String>> {
         let mut names = self.files.list().await?;
         let state = self

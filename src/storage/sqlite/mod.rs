@@ -285,6 +285,19 @@ impl<B: Backing> Storage for SqliteStorage<B> {
         self.with(false, db::blob_names).await
     }
 
+    async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
+        self.with(false, |c| db::blob_end(c, name)).await
+    }
+
+    async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
+        self.commit(&[Change::Append {
+            name: name.to_string(),
+            at,
+            data: data.to_vec(),
+        }])
+        .await
+    }
+
     async fn commit(&self, changes: &[Change]) -> Result<()> {
         self.with(true, |c| db::commit_blobs(c, changes)).await
     }
