@@ -42,19 +42,28 @@ use crate::storage::Change;
 /// entries, by model and text hash), 5 added `messages.external` (the key
 /// of an imported transcript record) and its unique index, 6 added
 /// `blob_parts` (bytes appended to a blob, kept as rows so that an append
-/// writes only what it adds).
+/// writes only what it adds) and content-defined chunks for large blobs
+/// (`chunks`, `blob_chunks`, `blobs.chunked`).
 pub const SCHEMA_VERSION: i64 = 6;
 
 /// Appended parts a blob may gather before they are folded into its row.
 const MAX_PARTS: i64 = 256;
 
+/// Blobs larger than this are kept as content-defined chunks.
+const CHUNKED_FROM: usize = 8 * 1024;
+
+/// Chunk sizes (min, average, max): a few per 16 KiB page, so that a
+/// change of a few bytes in a large blob rewrites a page or two.
+const CHUNK_SIZES: (usize, usize, usize) = (512, 2048, 8192);
+
 /// Columns added to tables of an older schema: (table, column, type).
-const ADDED_COLUMNS: [(&str, &str, &str); 5] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 6] = [
     ("messages", "blocked", "INTEGER"),
     ("messages", "findings", "TEXT"),
     ("messages", "scan_rules", "INTEGER"),
     ("sessions", "title_from", "INTEGER"),
     ("messages", "external", "TEXT"),
+    ("blobs", "chunked", "INTEGER"),
 ];
 
 /// A SQLite error as a mnemo error: a full disk or quota, a corrupt file
@@ -138,6 +147,11 @@ pub fn prepare(conn: &Connection) -> Result<()> {
          CREATE TABLE IF NOT EXISTS blob_parts (
              name TEXT NOT NULL, seq INTEGER NOT NULL, data BLOB NOT NULL,
              PRIMARY KEY (name, seq));
+         CREATE TABLE IF NOT EXISTS chunks (id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+         CREATE TABLE IF NOT EXISTS blob_chunks (
+             name TEXT NOT NULL, seq INTEGER NOT NULL, chunk INTEGER NOT NULL,
+             PRIMARY KEY (name, seq)) WITHOUT ROWID;
+         CREATE INDEX IF NOT EXISTS blob_chunks_chunk ON blob_chunks(chunk);
          INSERT OR IGNORE INTO meta (key, value) VALUES ('version', 0);
          CREATE TABLE IF NOT EXISTS sessions (
              id TEXT PRIMARY KEY, title TEXT NOT NULL, source TEXT NOT NULL,
@@ -264,7 +278,7 @@ pub fn store_vectors(
 /// check), after [`prepare`].
 pub fn check(conn: &Connection) -> Result<()> {
     prepare(conn)?;
-    for table in ["blobs", "blob_parts", "meta"] {
+    for table in ["blobs", "blob_parts", "chunks", "blob_chunks", "meta"] {
         let verdict: String = conn
             .query_row(&format!("PRAGMA quick_check({table})"), [], |r| r.get(0))
             .map_err(sql_error)?;
@@ -353,46 +367,122 @@ pub fn bump(conn: &Connection) -> Result<()> {
     .map_err(sql_error)
 }
 
-/// Reads blob `name` (its row, then the parts appended to it).
+/// Reads blob `name`: its row (or its chunks), then the parts appended to
+/// it.
 pub fn read_blob(conn: &Connection, name: &str) -> Result<Option<Vec<u8>>> {
-    let Some(mut data) = conn
-        .prepare_cached("SELECT data FROM blobs WHERE name = ?1")
-        .and_then(|mut s| s.query_row([name], |r| r.get::<_, Vec<u8>>(0)).optional())
+    let Some((mut data, chunked)) = conn
+        .prepare_cached("SELECT data, chunked FROM blobs WHERE name = ?1")
+        .and_then(|mut s| {
+            s.query_row([name], |r| {
+                Ok((r.get::<_, Vec<u8>>(0)?, r.get::<_, Option<i64>>(1)?))
+            })
+            .optional()
+        })
         .map_err(sql_error)?
     else {
         return Ok(None);
     };
-    let mut stmt = conn
-        .prepare_cached("SELECT data FROM blob_parts WHERE name = ?1 ORDER BY seq")
-        .map_err(sql_error)?;
+    if chunked == Some(1) {
+        // A chunk that is missing is damage, never a shorter blob.
+        let sql = "SELECT c.data FROM blob_chunks b LEFT JOIN chunks c ON c.id = b.chunk
+                   WHERE b.name = ?1 ORDER BY b.seq";
+        concat_rows(conn, sql, name, &mut data).map_err(|e| {
+            if e.kind() == ErrorKind::Internal {
+                Error::new(
+                    ErrorKind::StoreDamaged,
+                    format!("the state database is damaged: a chunk of {name} is missing"),
+                )
+            } else {
+                e
+            }
+        })?;
+    }
+    concat_rows(
+        conn,
+        "SELECT data FROM blob_parts WHERE name = ?1 ORDER BY seq",
+        name,
+        &mut data,
+    )?;
+    Ok(Some(data))
+}
+
+/// Appends the blobs `sql` answers for `name` to `out`.
+fn concat_rows(conn: &Connection, sql: &str, name: &str, out: &mut Vec<u8>) -> Result<()> {
+    let mut stmt = conn.prepare_cached(sql).map_err(sql_error)?;
     let mut rows = stmt.query([name]).map_err(sql_error)?;
     while let Some(row) = rows.next().map_err(sql_error)? {
-        let part = row.get_ref(0).map_err(sql_error)?;
-        data.extend_from_slice(part.as_blob().map_err(|e| sql_error(e.into()))?);
+        match row.get_ref(0).map_err(sql_error)? {
+            rusqlite::types::ValueRef::Blob(bytes) => out.extend_from_slice(bytes),
+            other => {
+                return Err(Error::new(
+                    ErrorKind::Internal,
+                    format!("expected a blob, found {:?}", other.data_type()),
+                ))
+            }
+        }
     }
-    Ok(Some(data))
+    Ok(())
+}
+
+/// The length of blob `name` without its appended parts, and its last byte
+/// there; `None` when it does not exist.
+fn base_end(conn: &Connection, name: &str) -> Result<Option<(u64, Option<u8>)>> {
+    conn.prepare_cached(
+        "SELECT CASE WHEN b.chunked = 1
+                     THEN coalesce((SELECT sum(length(c.data)) FROM blob_chunks bc
+                                    JOIN chunks c ON c.id = bc.chunk WHERE bc.name = b.name), 0)
+                     ELSE length(b.data) END,
+                CASE WHEN b.chunked = 1
+                     THEN (SELECT substr(c.data, -1) FROM blob_chunks bc
+                           JOIN chunks c ON c.id = bc.chunk WHERE bc.name = b.name
+                           ORDER BY bc.seq DESC LIMIT 1)
+                     WHEN length(b.data) > 0 THEN substr(b.data, -1) END
+         FROM blobs b WHERE b.name = ?1",
+    )
+    .and_then(|mut s| {
+        s.query_row([name], |r| {
+            Ok((
+                r.get::<_, i64>(0)? as u64,
+                r.get::<_, Option<Vec<u8>>>(1)?
+                    .and_then(|b| b.first().copied()),
+            ))
+        })
+        .optional()
+    })
+    .map_err(sql_error)
+}
+
+/// The total length and the number of the parts appended to `name`, and
+/// the last byte of the last non-empty one.
+fn parts_end(conn: &Connection, name: &str) -> Result<(u64, i64, Option<u8>)> {
+    conn.prepare_cached(
+        "SELECT coalesce(sum(length(data)), 0), count(*),
+                (SELECT substr(data, -1) FROM blob_parts
+                 WHERE name = ?1 AND length(data) > 0 ORDER BY seq DESC LIMIT 1)
+         FROM blob_parts WHERE name = ?1",
+    )
+    .and_then(|mut s| {
+        s.query_row([name], |r| {
+            Ok((
+                r.get::<_, i64>(0)? as u64,
+                r.get::<_, i64>(1)?,
+                r.get::<_, Option<Vec<u8>>>(2)?
+                    .and_then(|b| b.first().copied()),
+            ))
+        })
+    })
+    .map_err(sql_error)
 }
 
 /// Where blob `name` ends, without reading it.
 pub fn blob_end(conn: &Connection, name: &str) -> Result<Option<crate::storage::BlobEnd>> {
-    let row: Option<(i64, Option<Vec<u8>>)> = conn
-        .prepare_cached(
-            "SELECT length(b.data) + coalesce((SELECT sum(length(p.data)) FROM blob_parts p
-                                               WHERE p.name = b.name), 0),
-                    coalesce((SELECT substr(p.data, -1) FROM blob_parts p
-                              WHERE p.name = b.name AND length(p.data) > 0
-                              ORDER BY p.seq DESC LIMIT 1),
-                             CASE WHEN length(b.data) > 0 THEN substr(b.data, -1) END)
-             FROM blobs b WHERE b.name = ?1",
-        )
-        .and_then(|mut s| {
-            s.query_row([name], |r| Ok((r.get(0)?, r.get(1)?)))
-                .optional()
-        })
-        .map_err(sql_error)?;
-    Ok(row.map(|(len, last)| crate::storage::BlobEnd {
-        len: len as u64,
-        last: last.and_then(|b| b.first().copied()),
+    let Some((len, last)) = base_end(conn, name)? else {
+        return Ok(None);
+    };
+    let (parts_len, _, parts_last) = parts_end(conn, name)?;
+    Ok(Some(crate::storage::BlobEnd {
+        len: len + parts_len,
+        last: parts_last.or(last),
     }))
 }
 
@@ -401,38 +491,105 @@ pub fn blob_end(conn: &Connection, name: &str) -> Result<Option<crate::storage::
 /// the blob is `at` bytes long, else (a replay) the blob rewritten whole.
 /// Parts are folded into the blob's row once there are [`MAX_PARTS`].
 fn append_blob(conn: &Connection, name: &str, at: u64, data: &[u8]) -> Result<()> {
-    let (len, parts) = conn
-        .prepare_cached(
-            "SELECT length(b.data) + coalesce((SELECT sum(length(p.data)) FROM blob_parts p
-                                               WHERE p.name = b.name), 0),
-                    (SELECT count(*) FROM blob_parts p WHERE p.name = b.name)
-             FROM blobs b WHERE b.name = ?1",
-        )
-        .and_then(|mut s| {
-            s.query_row([name], |r| Ok((r.get::<_, i64>(0)?, r.get::<_, i64>(1)?)))
-                .optional()
-        })
-        .map_err(sql_error)?
-        .unwrap_or((-1, 0));
-    if len == at as i64 && parts + 1 < MAX_PARTS {
-        conn.prepare_cached("INSERT INTO blob_parts (name, seq, data) VALUES (?1, ?2, ?3)")
-            .and_then(|mut s| s.execute(params![name, parts, data]))
-            .map_err(sql_error)?;
-        return Ok(());
+    if let Some((len, _)) = base_end(conn, name)? {
+        let (parts_len, parts, _) = parts_end(conn, name)?;
+        if len + parts_len == at && parts + 1 < MAX_PARTS {
+            conn.prepare_cached("INSERT INTO blob_parts (name, seq, data) VALUES (?1, ?2, ?3)")
+                .and_then(|mut s| s.execute(params![name, parts, data]))
+                .map_err(sql_error)?;
+            return Ok(());
+        }
     }
     let blob = read_blob(conn, name)?.unwrap_or_default();
     put_blob(conn, name, &crate::storage::appended(blob, at, data))
 }
 
-/// Replaces blob `name` with `data`, dropping its parts.
+/// Replaces blob `name` with `data`, dropping its parts. A large blob is
+/// kept as content-defined chunks (named by their hash, shared, rewritten
+/// only where they changed), so that SQLite writes the pages of the
+/// changed chunks rather than every page of the blob.
 fn put_blob(conn: &Connection, name: &str, data: &[u8]) -> Result<()> {
+    let chunked = data.len() > CHUNKED_FROM && put_chunks(conn, name, data)?;
+    if !chunked {
+        set_chunks(conn, name, &[])?;
+    }
+    let inline: &[u8] = if chunked { &[] } else { data };
     conn.prepare_cached(
-        "INSERT INTO blobs (name, data) VALUES (?1, ?2)
-         ON CONFLICT(name) DO UPDATE SET data = excluded.data",
+        "INSERT INTO blobs (name, data, chunked) VALUES (?1, ?2, ?3)
+         ON CONFLICT(name) DO UPDATE SET data = excluded.data, chunked = excluded.chunked",
     )
-    .and_then(|mut s| s.execute(params![name, data]))
+    .and_then(|mut s| s.execute(params![name, inline, chunked.then_some(1)]))
     .map_err(sql_error)?;
     drop_parts(conn, name)
+}
+
+/// Stores `data` as the chunks of `name`; `false` (nothing changed) in
+/// the unlikely case that a chunk's 64-bit name is taken by other bytes,
+/// when the blob is kept whole instead.
+fn put_chunks(conn: &Connection, name: &str, data: &[u8]) -> Result<bool> {
+    use sha2::{Digest, Sha256};
+    let (min, avg, max) = CHUNK_SIZES;
+    let mut ids = Vec::new();
+    for chunk in fastcdc::v2020::FastCDC::new(data, min, avg, max) {
+        let bytes = &data[chunk.offset..chunk.offset + chunk.length];
+        let digest = Sha256::digest(bytes);
+        let id = i64::from_be_bytes(digest[..8].try_into().expect("8 bytes"));
+        let inserted = conn
+            .prepare_cached(
+                "INSERT INTO chunks (id, data) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING",
+            )
+            .and_then(|mut s| s.execute(params![id, bytes]))
+            .map_err(sql_error)?;
+        if inserted == 0 {
+            let same: bool = conn
+                .prepare_cached("SELECT data = ?2 FROM chunks WHERE id = ?1")
+                .and_then(|mut s| s.query_row(params![id, bytes], |r| r.get(0)))
+                .map_err(sql_error)?;
+            if !same {
+                return Ok(false);
+            }
+        }
+        ids.push(id);
+    }
+    set_chunks(conn, name, &ids)?;
+    Ok(true)
+}
+
+/// Makes `ids` the chunk list of `name`, rewriting it from the first
+/// place it differs, and deletes the chunks no blob uses any more.
+fn set_chunks(conn: &Connection, name: &str, ids: &[i64]) -> Result<()> {
+    let old: Vec<i64> = conn
+        .prepare_cached("SELECT chunk FROM blob_chunks WHERE name = ?1 ORDER BY seq")
+        .and_then(|mut s| {
+            s.query_map([name], |r| r.get(0))?
+                .collect::<std::result::Result<_, _>>()
+        })
+        .map_err(sql_error)?;
+    let same = old.iter().zip(ids).take_while(|(a, b)| a == b).count();
+    if same == old.len() && same == ids.len() {
+        return Ok(());
+    }
+    conn.prepare_cached("DELETE FROM blob_chunks WHERE name = ?1 AND seq >= ?2")
+        .and_then(|mut s| s.execute(params![name, same as i64]))
+        .map_err(sql_error)?;
+    let mut insert = conn
+        .prepare_cached("INSERT INTO blob_chunks (name, seq, chunk) VALUES (?1, ?2, ?3)")
+        .map_err(sql_error)?;
+    for (seq, id) in ids.iter().enumerate().skip(same) {
+        insert
+            .execute(params![name, seq as i64, id])
+            .map_err(sql_error)?;
+    }
+    let mut release = conn
+        .prepare_cached(
+            "DELETE FROM chunks WHERE id = ?1
+             AND NOT EXISTS (SELECT 1 FROM blob_chunks WHERE chunk = ?1)",
+        )
+        .map_err(sql_error)?;
+    for id in &old[same..] {
+        release.execute([id]).map_err(sql_error)?;
+    }
+    Ok(())
 }
 
 fn drop_parts(conn: &Connection, name: &str) -> Result<()> {
@@ -464,6 +621,7 @@ pub fn commit_blobs(conn: &Connection, changes: &[Change]) -> Result<()> {
             Change::Delete { name } => {
                 tx.execute("DELETE FROM blobs WHERE name = ?1", [name])
                     .map_err(sql_error)?;
+                set_chunks(&tx, name, &[])?;
                 drop_parts(&tx, name)?;
             }
             Change::Append { name, at, data } => append_blob(&tx, name, *at, data)?,
@@ -478,6 +636,70 @@ mod tests {
     use super::*;
     use crate::storage::{SqliteStorage, Storage};
     use pollster::block_on;
+
+    #[test]
+    fn a_large_blob_is_chunked_and_a_small_change_writes_few_chunks() {
+        let conn = Connection::open_in_memory().unwrap();
+        prepare(&conn).unwrap();
+        let entries: Vec<String> = (0..2000)
+            .map(|i| format!("Entry {i}: the staging host {i} moved to rack {}", i % 37))
+            .collect();
+        let text = entries.join("\n§\n");
+        let chunk_ids = |conn: &Connection| -> std::collections::BTreeSet<i64> {
+            let mut stmt = conn.prepare("SELECT id FROM chunks").unwrap();
+            stmt.query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
+        assert_eq!(
+            read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
+            text.as_bytes()
+        );
+        let before = chunk_ids(&conn);
+        assert!(before.len() > 20, "{} chunks", before.len());
+        // One entry replaced in the middle.
+        let mut edited = entries.clone();
+        edited[1000] = "Entry 1000: the staging host is gone".into();
+        let edited = edited.join("\n§\n");
+        commit_blobs(&conn, &[Change::write("MEMORY.md", edited.as_bytes())]).unwrap();
+        assert_eq!(
+            read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
+            edited.as_bytes()
+        );
+        let after = chunk_ids(&conn);
+        let new = after.difference(&before).count();
+        let gone = before.difference(&after).count();
+        assert!(new <= 3 && gone <= 3, "{new} new, {gone} gone");
+        assert_eq!(
+            blob_end(&conn, "MEMORY.md").unwrap().unwrap(),
+            crate::storage::BlobEnd::of(edited.as_bytes())
+        );
+        // The same text under a second name shares the chunks.
+        commit_blobs(&conn, &[Change::write("copy", edited.as_bytes())]).unwrap();
+        assert_eq!(chunk_ids(&conn), after);
+        commit_blobs(&conn, &[Change::delete("MEMORY.md")]).unwrap();
+        assert_eq!(chunk_ids(&conn), after);
+        assert_eq!(
+            read_blob(&conn, "copy").unwrap().unwrap(),
+            edited.as_bytes()
+        );
+        // A blob that becomes small lets its chunks go.
+        commit_blobs(&conn, &[Change::write("copy", b"small")]).unwrap();
+        assert!(chunk_ids(&conn).is_empty());
+        assert_eq!(read_blob(&conn, "copy").unwrap().unwrap(), b"small");
+        check(&conn).unwrap();
+        // A lost chunk is reported as damage, not read as a shorter text.
+        commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
+        conn.execute(
+            "DELETE FROM chunks WHERE id = (SELECT min(id) FROM chunks)",
+            [],
+        )
+        .unwrap();
+        let e = read_blob(&conn, "MEMORY.md").unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::StoreDamaged, "{e}");
+    }
 
     #[test]
     fn a_newer_schema_is_refused_and_left_untouched() {
