@@ -3,6 +3,8 @@
 //! replace and remove, over blobs in memory and over a directory with its
 //! `state.db` (the CLI's storage). p50 / p95 of many writes each.
 //! Usage: `cargo run --release --example write_cost [locomo10.json]`
+//! (`ROUNDS=N` writes of each kind; `ONLY_MEMORY=1` skips the directory,
+//! for profiling the in-memory path.)
 use std::time::Instant;
 
 use mnemo::storage::{run_ready, state::directory};
@@ -67,6 +69,10 @@ fn main() {
         .unwrap();
     run_ready(m.import_markdown(&files)).unwrap().unwrap();
     let memory = writes(&mut m, rounds);
+    if std::env::var_os("ONLY_MEMORY").is_some() {
+        println!("blobs in memory: {memory:?}");
+        return;
+    }
 
     let dir = tempfile::tempdir().unwrap();
     let mut m = run_ready(Memory::open(directory(dir.path()).unwrap(), config))

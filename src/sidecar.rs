@@ -103,12 +103,27 @@ pub struct Sidecar {
 
 /// FNV-1a 64 of `text`, as 16 hex digits.
 pub fn hash(text: &str) -> String {
+    hash_digits(text).as_str().to_string()
+}
+
+/// [`hash`] on the stack.
+struct HashDigits([u8; 16]);
+
+impl HashDigits {
+    fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+}
+
+fn hash_digits(text: &str) -> HashDigits {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in text.as_bytes() {
         h ^= u64::from(*b);
         h = h.wrapping_mul(0x0100_0000_01b3);
     }
-    crate::text::hex(&h.to_be_bytes())
+    let mut out = [0u8; 16];
+    crate::text::hex_into(&h.to_be_bytes(), &mut out);
+    HashDigits(out)
 }
 
 /// Why a stored sidecar blob cannot be used.
@@ -214,7 +229,7 @@ impl Sidecar {
     ) -> (bool, Vec<Superseded>) {
         self.version = VERSION;
         let old = std::mem::take(self.records_mut(target));
-        let hashes: Vec<String> = entries.iter().map(|e| hash(e)).collect();
+        let hashes: Vec<HashDigits> = entries.iter().map(|e| hash_digits(e)).collect();
         let mut used = vec![false; old.len()];
         let mut new: Vec<Option<Record>> = vec![None; entries.len()];
         // Unchanged entries: same text, first unused record with it (the
@@ -248,7 +263,7 @@ impl Sidecar {
                         replaced: true,
                     });
                     Record {
-                        hash: hashes[i].clone(),
+                        hash: hashes[i].as_str().to_string(),
                         last_changed: now,
                         ..old[j].clone()
                     }
@@ -257,7 +272,7 @@ impl Sidecar {
                     self.next_id += 1;
                     Record {
                         id: format!("e{}", self.next_id),
-                        hash: hashes[i].clone(),
+                        hash: hashes[i].as_str().to_string(),
                         first_seen: now,
                         last_changed: now,
                         confirmed: false,

@@ -213,8 +213,8 @@ impl std::fmt::Debug for Key {
 /// trustworthy as that state: whoever can write the sidecar blob (or
 /// `state.db`) can mark a text clean, as whoever can write the stores can
 /// put a text in them.
-#[derive(Clone, serde::Serialize, serde::Deserialize)]
-#[serde(from = "CacheBlob", into = "CacheBlob")]
+#[derive(Clone, serde::Deserialize)]
+#[serde(from = "CacheBlob")]
 pub struct VerdictCache {
     rules: u32,
     /// In the order of the stores it was made of, without repeats: the same
@@ -259,12 +259,32 @@ impl From<CacheBlob> for VerdictCache {
     }
 }
 
-impl From<VerdictCache> for CacheBlob {
-    fn from(cache: VerdictCache) -> CacheBlob {
-        CacheBlob {
-            rules: cache.rules,
-            clean: cache.clean.iter().map(Key::hex).collect(),
+/// Written as a [`CacheBlob`], each key's hex made on the stack: a write
+/// serializes the cache of every entry, so it allocates nothing per key.
+impl serde::Serialize for VerdictCache {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeSeq, SerializeStruct};
+        struct Keys<'a>(&'a [Key]);
+        impl serde::Serialize for Keys<'_> {
+            fn serialize<S: serde::Serializer>(
+                &self,
+                serializer: S,
+            ) -> std::result::Result<S::Ok, S::Error> {
+                let mut seq = serializer.serialize_seq(Some(self.0.len()))?;
+                let mut buf = [0u8; 64];
+                for key in self.0 {
+                    seq.serialize_element(crate::text::hex_into(&key.0, &mut buf))?;
+                }
+                seq.end()
+            }
         }
+        let mut blob = serializer.serialize_struct("CacheBlob", 2)?;
+        blob.serialize_field("rules", &self.rules)?;
+        blob.serialize_field("clean", &Keys(&self.clean))?;
+        blob.end()
     }
 }
 
@@ -994,6 +1014,21 @@ pub fn placeholder(target: Target, index: usize, verdict: &Verdict) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_verdict_cache_is_written_as_rules_and_hex_keys() {
+        let a = Key::entry("a");
+        let cache = VerdictCache::new(7, vec![a, a, Key::entry("b")]);
+        let json = serde_json::to_string(&cache).unwrap();
+        let b = Key::entry("b").hex();
+        assert_eq!(
+            json,
+            format!(r#"{{"rules":7,"clean":["{}","{b}"]}}"#, a.hex())
+        );
+        let back: VerdictCache = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, cache);
+        assert!(back.passed(&a) == (RULES_VERSION == 7));
+    }
 
     #[test]
     fn a_byte_order_mark_in_content_is_kept_for_the_scanner_to_block() {

@@ -292,13 +292,22 @@ fn identifier(chunk: &str) -> Option<&str> {
 /// `bytes` as lowercase hex digits, two per byte (keys and hashes are
 /// written this way on every commit, so not through `fmt`).
 pub fn hex(bytes: &[u8]) -> String {
+    let mut buf = vec![0u8; bytes.len() * 2];
+    hex_into(bytes, &mut buf);
+    String::from_utf8(buf).unwrap_or_default()
+}
+
+/// `bytes` as lowercase hex digits written into `out` (which must hold
+/// twice as many bytes; the rest is left alone), without allocating.
+pub fn hex_into<'a>(bytes: &[u8], out: &'a mut [u8]) -> &'a str {
     const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(char::from(DIGITS[usize::from(b >> 4)]));
-        out.push(char::from(DIGITS[usize::from(b & 15)]));
+    let n = bytes.len().min(out.len() / 2);
+    for (b, pair) in bytes[..n].iter().zip(out.chunks_exact_mut(2)) {
+        pair[0] = DIGITS[usize::from(b >> 4)];
+        pair[1] = DIGITS[usize::from(b & 15)];
     }
-    out
+    // Only ASCII digits were written.
+    std::str::from_utf8(&out[..n * 2]).unwrap_or_default()
 }
 
 /// Whether a folded word is an English or Russian stop word.
