@@ -132,6 +132,18 @@ export function nodeFsStorage(dir) {
   const skills = skillsDir(path, dir);
   let held = 0;
 
+  /** Makes a folder's new or renamed entries durable (best effort: not every system can fsync a folder). */
+  function syncFolder(folder) {
+    try {
+      const dfd = fs.openSync(folder, "r");
+      try {
+        fs.fsyncSync(dfd);
+      } finally {
+        fs.closeSync(dfd);
+      }
+    } catch {}
+  }
+
   /** The file of blob `name`: in the skills folder, in `logs/`, or in the directory; never behind a link. */
   const fileOf = (name) =>
     typeof name === "string" && name.startsWith(SKILLS)
@@ -229,14 +241,7 @@ export function nodeFsStorage(dir) {
           fs.closeSync(fd);
         }
         fs.renameSync(tmp, target);
-        try {
-          const dfd = fs.openSync(folder, "r");
-          try {
-            fs.fsyncSync(dfd);
-          } finally {
-            fs.closeSync(dfd);
-          }
-        } catch {}
+        syncFolder(folder);
       } catch (e) {
         fs.rmSync(tmp, { force: true });
         throw e;
@@ -283,16 +288,7 @@ export function nodeFsStorage(dir) {
       } finally {
         fs.closeSync(fd);
       }
-      if (created) {
-        try {
-          const dfd = fs.openSync(folder, "r");
-          try {
-            fs.fsyncSync(dfd);
-          } finally {
-            fs.closeSync(dfd);
-          }
-        } catch {}
-      }
+      if (created) syncFolder(folder);
     },
     async list() {
       const files = (at, prefix) => {
