@@ -4,8 +4,40 @@
 //! long costs about four times as much, and crafted text costs at most a
 //! few times realistic text of the same length. `report` prints the numbers
 //! (`cargo test --release --lib scan::cost::report -- --ignored --nocapture`).
+//!
+//! Times are the thread's CPU time ([`cpu_time`]), not the wall clock: on a
+//! loaded machine a scan longer than the scheduler's slice waits for a core
+//! between slices, so a wall-clock time of a large text counts other
+//! programs' work that a small text, done within one slice, does not.
+
+use std::time::Duration;
 
 use super::scan;
+
+/// The CPU time this thread has used so far (the wall clock where the
+/// platform has no thread clock).
+pub(super) fn cpu_time() -> Duration {
+    #[cfg(unix)]
+    {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: `ts` is a valid timespec for the call to write into.
+        if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } == 0 {
+            return Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32);
+        }
+    }
+    static START: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+    START.get_or_init(std::time::Instant::now).elapsed()
+}
+
+/// The CPU time `f` takes.
+pub(super) fn cpu_cost(f: impl FnOnce()) -> Duration {
+    let start = cpu_time();
+    f();
+    cpu_time().saturating_sub(start)
+}
 
 const BENIGN: &str = include_str!("../../tests/fixtures/scan/benign.jsonl");
 
@@ -91,9 +123,10 @@ fn shapes(n: usize) -> Vec<(&'static str, String)> {
 fn time(text: &str) -> f64 {
     let mut best = f64::MAX;
     for _ in 0..3 {
-        let t = std::time::Instant::now();
-        std::hint::black_box(scan(text));
-        best = best.min(t.elapsed().as_secs_f64());
+        let t = cpu_cost(|| {
+            std::hint::black_box(scan(text));
+        });
+        best = best.min(t.as_secs_f64());
     }
     best
 }
@@ -104,9 +137,10 @@ fn fastest(texts: &[&str], runs: usize) -> Vec<f64> {
     let mut best = vec![f64::MAX; texts.len()];
     for _ in 0..runs {
         for (b, text) in best.iter_mut().zip(texts) {
-            let s = std::time::Instant::now();
-            std::hint::black_box(scan(std::hint::black_box(text)));
-            *b = b.min(s.elapsed().as_secs_f64());
+            let t = cpu_cost(|| {
+                std::hint::black_box(scan(std::hint::black_box(text)));
+            });
+            *b = b.min(t.as_secs_f64());
         }
     }
     best
@@ -159,6 +193,37 @@ fn time_grows_linearly_with_size() {
         }
         assert!(tl / ts < 8.0, "{name}: 64 KiB {ts:.4}s, 256 KiB {tl:.4}s");
     }
+}
+
+/// The clock the tests read sees work: a quadratic loop over four times
+/// the input costs well over eight times as much (else a stalled clock
+/// would pass every ratio test).
+#[test]
+fn the_cpu_clock_sees_a_quadratic_blow_up() {
+    fn pairs(bytes: &[u8]) -> usize {
+        let mut n = 0;
+        for (i, a) in bytes.iter().enumerate() {
+            n += bytes[i + 1..].iter().filter(|&b| b == a).count();
+        }
+        n
+    }
+    let small = fill("abcdefgh", 4 * 1024);
+    let large = fill("abcdefgh", 16 * 1024);
+    let cost = |t: &str| {
+        (0..3)
+            .map(|_| {
+                cpu_cost(|| {
+                    std::hint::black_box(pairs(std::hint::black_box(t.as_bytes())));
+                })
+            })
+            .min()
+            .unwrap_or_default()
+    };
+    let (s, l) = (cost(&small), cost(&large));
+    assert!(
+        l.as_secs_f64() > 8.0 * s.as_secs_f64() && !s.is_zero(),
+        "4 KiB {s:?}, 16 KiB {l:?}"
+    );
 }
 
 /// Crafted text costs at most a few times realistic text of the same
