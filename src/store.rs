@@ -259,7 +259,7 @@ impl From<CacheBlob> for VerdictCache {
     }
 }
 
-/// Written as a [`CacheBlob`], each key's hex made on the stack: a write
+/// Written as `{"rules": 2, "clean": [hex, …]}`, each key's hex made on the stack: a write
 /// serializes the cache of every entry, so it allocates nothing per key.
 impl serde::Serialize for VerdictCache {
     fn serialize<S: serde::Serializer>(
