@@ -43,7 +43,8 @@ use crate::storage::Change;
 /// of an imported transcript record) and its unique index, 6 added
 /// `blob_parts` (bytes appended to a blob, kept as rows so that an append
 /// writes only what it adds) and content-defined chunks for large blobs
-/// (`chunks`, `blob_chunks`, `blobs.chunked`).
+/// (`chunks`, `blob_chunks`, `blobs.chunked`, `blobs.size`: the length
+/// of a blob without its parts, so an append need not add up its chunks).
 pub const SCHEMA_VERSION: i64 = 6;
 
 /// Appended parts a blob may gather before they are folded into its row.
@@ -57,13 +58,14 @@ const CHUNKED_FROM: usize = 8 * 1024;
 const CHUNK_SIZES: (usize, usize, usize) = (512, 2048, 8192);
 
 /// Columns added to tables of an older schema: (table, column, type).
-const ADDED_COLUMNS: [(&str, &str, &str); 6] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 7] = [
     ("messages", "blocked", "INTEGER"),
     ("messages", "findings", "TEXT"),
     ("messages", "scan_rules", "INTEGER"),
     ("sessions", "title_from", "INTEGER"),
     ("messages", "external", "TEXT"),
     ("blobs", "chunked", "INTEGER"),
+    ("blobs", "size", "INTEGER"),
 ];
 
 /// A SQLite error as a mnemo error: a full disk or quota, a corrupt file
@@ -428,7 +430,8 @@ fn concat_rows(conn: &Connection, sql: &str, name: &str, out: &mut Vec<u8>) -> R
 /// there; `None` when it does not exist.
 fn base_end(conn: &Connection, name: &str) -> Result<Option<(u64, Option<u8>)>> {
     conn.prepare_cached(
-        "SELECT CASE WHEN b.chunked = 1
+        "SELECT CASE WHEN b.size IS NOT NULL THEN b.size
+                     WHEN b.chunked = 1
                      THEN coalesce((SELECT sum(length(c.data)) FROM blob_chunks bc
                                     JOIN chunks c ON c.id = bc.chunk WHERE bc.name = b.name), 0)
                      ELSE length(b.data) END,
@@ -515,10 +518,18 @@ fn put_blob(conn: &Connection, name: &str, data: &[u8]) -> Result<()> {
     }
     let inline: &[u8] = if chunked { &[] } else { data };
     conn.prepare_cached(
-        "INSERT INTO blobs (name, data, chunked) VALUES (?1, ?2, ?3)
-         ON CONFLICT(name) DO UPDATE SET data = excluded.data, chunked = excluded.chunked",
+        "INSERT INTO blobs (name, data, chunked, size) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT(name) DO UPDATE
+         SET data = excluded.data, chunked = excluded.chunked, size = excluded.size",
     )
-    .and_then(|mut s| s.execute(params![name, inline, chunked.then_some(1)]))
+    .and_then(|mut s| {
+        s.execute(params![
+            name,
+            inline,
+            chunked.then_some(1),
+            data.len() as i64
+        ])
+    })
     .map_err(sql_error)?;
     drop_parts(conn, name)
 }
