@@ -187,9 +187,7 @@ impl Index {
     }
 
     fn idf(&self, df: usize) -> f32 {
-        let n = self.doc_len.len() as f32;
-        let df = df as f32;
-        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+        idf(self.doc_len.len(), df)
     }
 
     fn positions(&self, p: &Posting) -> &[u32] {
@@ -259,13 +257,11 @@ impl Index {
             let idf = self.idf(list.len()) * weight;
             for p in list {
                 let len = self.doc_len[p.doc as usize] as f32;
-                let tf = p.tf as f32;
-                let norm = k1 * (1.0 - b + b * len / avg);
                 let s = &mut scores[p.doc as usize];
                 if *s == 0.0 {
                     touched.push(p.doc);
                 }
-                *s += idf * tf * (k1 + 1.0) / (tf + norm);
+                *s += bm25(idf, p.tf as f32, len / avg, k1, b);
             }
         }
     }
@@ -456,11 +452,24 @@ fn edit_distance(a: &[char], b: &[char], max: usize) -> Option<usize> {
     (prev[m] <= max).then_some(prev[m])
 }
 
+/// BM25's inverse document frequency of a term found in `df` of `n`
+/// documents, never negative: `ln(1 + (n - df + 0.5) / (df + 0.5))`.
+pub(crate) fn idf(n: usize, df: usize) -> f32 {
+    let (n, df) = (n as f32, df as f32);
+    (1.0 + (n - df + 0.5) / (df + 0.5)).max(1.0).ln()
+}
+
+/// The BM25 share of a term of weight `idf` found `tf` times in a
+/// document `rel_len` times the average length long.
+pub(crate) fn bm25(idf: f32, tf: f32, rel_len: f32, k1: f32, b: f32) -> f32 {
+    idf * tf * (k1 + 1.0) / (tf + k1 * (1.0 - b + b * rel_len))
+}
+
 /// How closely positions `a` and `b` (sorted) echo a query in which `b`
 /// came `gap` positions after `a`: 1 when they stand in the same order at
 /// the same distance, ½ when they are within [`PHRASE_WINDOW`] of each
 /// other otherwise, 0 when they are apart.
-fn closeness(a: &[u32], b: &[u32], gap: u32) -> f32 {
+pub(crate) fn closeness(a: &[u32], b: &[u32], gap: u32) -> f32 {
     if a.iter().any(|&p| b.binary_search(&(p + gap)).is_ok()) {
         return 1.0;
     }

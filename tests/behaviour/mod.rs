@@ -115,6 +115,7 @@ macro_rules! behaviour_suite {
         #[cfg(feature = "sqlite")]
         $crate::behaviour_suite!(
             discovery_is_stemmed_and_ranked_with_bounded_recency
+            discovery_weighs_common_words_proximity_and_context
             hostile_queries_are_text
             scroll_browse_delete_purge
             the_tool_has_three_shapes_and_never_fails

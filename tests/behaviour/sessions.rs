@@ -102,6 +102,84 @@ pub async fn discovery_is_stemmed_and_ranked_with_bounded_recency() {
         .all(|h| h.session == "s1"));
 }
 
+/// The ranking reads every query term, proximity and the conversation
+/// around a message.
+pub async fn discovery_weighs_common_words_proximity_and_context() {
+    let mut s = Sessions::open_in_memory().unwrap();
+    // "project" is in far more than a twentieth of the messages, so FTS5
+    // does not match on it; the ranking still counts it.
+    for i in 0..80 {
+        s.append(
+            "standup",
+            "cli",
+            "user",
+            &format!("Project update {i}: tickets moved, nothing blocked."),
+            i,
+        )
+        .unwrap();
+    }
+    s.append(
+        "a",
+        "cli",
+        "user",
+        "The deadline for the grant is Friday.",
+        100,
+    )
+    .unwrap();
+    s.append("b", "cli", "user", "Our project deadline is Friday.", 100)
+        .unwrap();
+    let hits = s.search("project deadline", &Filter::default(), 5).unwrap();
+    assert_eq!(hits[0].session, "b", "{hits:?}");
+    // Proximity: the words said together, as asked, outrank the same
+    // words apart in a message of the same length.
+    s.append(
+        "c",
+        "cli",
+        "user",
+        "Billing port moved to the new host; the staging box is unchanged.",
+        100,
+    )
+    .unwrap();
+    s.append(
+        "d",
+        "cli",
+        "user",
+        "The staging port moved to the new host; the billing box is unchanged.",
+        100,
+    )
+    .unwrap();
+    let hits = s.search("staging port", &Filter::default(), 5).unwrap();
+    assert_eq!(hits[0].session, "d", "{hits:?}");
+    // Context: of two replies that say "team", the one answering a
+    // question about the Lisbon conference ranks first for it.
+    s.record_turn(
+        "e",
+        "cli",
+        "How was the conference in Lisbon?",
+        "Great: my talk went well and I finally met the whole team.",
+        200,
+    )
+    .unwrap();
+    s.record_turn(
+        "f",
+        "cli",
+        "Did the release ship on time?",
+        "Yes, the team shipped it on Tuesday.",
+        200,
+    )
+    .unwrap();
+    let hits = s
+        .search("Lisbon conference team", &Filter::default(), 5)
+        .unwrap();
+    let place = |session: &str, seq: i64| {
+        hits.iter()
+            .position(|h| h.session == session && h.seq == seq)
+            .unwrap_or(usize::MAX)
+    };
+    assert_eq!(place("e", 1), 0, "{hits:?}");
+    assert!(place("e", 2) < place("f", 2), "{hits:?}");
+}
+
 pub async fn hostile_queries_are_text() {
     let s = store();
     for q in [
