@@ -536,6 +536,15 @@ features! {
     /// Concealment said with a negation, so only after the action: «ему об
     /// этом не напоминай», «сообщать никому не нужно».
     ConcealAfter,
+    /// conversation, dialogue, transcript; диалог, переписка: what was
+    /// said in a chat, to fill into an address.
+    ChatData,
+    /// exists, existence; существует, существование: a rule kept secret
+    /// by denying it is there.
+    Exists,
+    /// preference, arrangement, note; предпочтение, договорённость: what
+    /// an agent is told to keep to, named without "rule".
+    PrefW,
     /// its, their (the agent's, said of it in the third person).
     Its,
     /// you, ты, вы (the agent, as the one who acts).
@@ -894,7 +903,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Add, &[
         "закинь*", "=закинуть",
         "add", "append", "insert", "put", "write", "copy", "paste", "place", "добав*", "запиш*",
-        "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*",
+        "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*", "допис*",
+        "=вписать", "=прописать", "=записать",
     ]),
     (F::Dem, &[
         "this", "the following", "that", "these", "the attacker's", "attacker's", "=этот", "=эти",
@@ -1260,6 +1270,18 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Survive, &[
         "=survives", "=survive", "пережил*", "переживет", "переживёт",
     ]),
+    (F::ChatData, &[
+        "conversation", "conversations", "dialogue", "dialog", "transcript", "transcripts",
+        "chat history", "chat log", "user's messages", "user's message", "user's last message",
+        "user's last messages", "диалог*", "переписк*", "=история", "=истории", "пересказ*",
+    ]),
+    (F::Exists, &[
+        "=exists", "=exist", "existence", "существовани*", "=существует", "=существуют",
+    ]),
+    (F::PrefW, &[
+        "preference", "preferences", "arrangement", "=note", "=notes", "=instruction",
+        "=instructions", "предпочтени*", "договоренност*", "заметк*", "установк*",
+    ]),
     (F::ConcealAfter, &[
         "об этом не пиши", "не пиши об этом", "об этом не говори",
         "не напоминай", "об этом не напоминай", "сообщать об этом никому не нужно",
@@ -1335,6 +1357,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "выполн*", "отправ*", "разреш*", "одобрен*", "пропуска*", "пропусти*", "без ограничений",
         "=отныне", "с этого момента", "больше не", "запрещ*", "не действу*", "приоритет*",
         "=агенту", "=агент", "обязан*",
+        "=отключи", "=отключите", "=отмени", "=отмените", "отменен*", "=revoked", "=lifted",
         "i've switched off", "i switched off", "i've turned off", "i turned off", "i've disabled",
         "i disabled", "i have disabled", "=отключил", "=отключила", "=выключил", "=выключила",
     ]),

@@ -17,8 +17,8 @@
 //! - separators inside words: runs of single letters spaced, or of short
 //!   parts joined by the same mark (`i g n o r e`, `i.g.n.o.r.e`,
 //!   `dis-re-gard`), are one word;
-//! - CamelCase is split into words (`IgnoreAllPrevious`), alternating case
-//!   (`IgNoRe`) is not;
+//! - CamelCase is split into words, short ones too (`IgnoreAllPrevious`,
+//!   `parseXMLFile`, `СохраниВПамять`); alternating case (`IgNoRe`) is not;
 //! - a run of letters glued from words the rules know is segmented into them
 //!   (`ignoreallpreviousinstructions`).
 //!
@@ -497,15 +497,33 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
     let mut out: Vec<Merged> = Vec::with_capacity(toks.len());
     let n = toks.len();
     let mut i = 0;
+    // Where the last run of spaced letters, and of dotted parts (with its
+    // mark), ended: a word of two letters next to one is written the same
+    // way («б о л ь ш е   н е», `н.е с.п.р.о.с.и`).
+    let mut spaced_end: Option<usize> = None;
+    let mut dotted_end: Option<(usize, char)> = None;
     while i < n {
         // Spaced single letters: i g n o r e.
         let spaced =
             |j: usize| j < n && letters(a, &toks[j]) == 1 && a[toks[j].from].space == SPACE;
+        let one = |j: usize| j < n && letters(a, &toks[j]) == 1;
+        // Two spaced letters set apart by wide gaps, next to a longer run.
+        if one(i) && spaced(i + 1) && !spaced(i + 2) && a[toks[i].from].space != SPACE {
+            let run_after =
+                one(i + 2) && a[toks[i + 2].from].space == WIDE && spaced(i + 3) && spaced(i + 4);
+            if spaced_end == Some(i) || run_after {
+                out.push(Merged::Glued(vec![toks[i].from, toks[i + 1].from]));
+                spaced_end = Some(i + 2);
+                i += 2;
+                continue;
+            }
+        }
         if letters(a, &toks[i]) == 1 && spaced(i + 1) && spaced(i + 2) {
             let mut j = i + 1;
             while spaced(j) {
                 j += 1;
             }
+            spaced_end = Some(j);
             let word = |from: usize, to: usize| -> String {
                 (from..to)
                     .flat_map(|k| a[toks[k].from].c.to_lowercase())
@@ -622,8 +640,35 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
                     .flat_map(|k| toks[k].from..toks[k].to)
                     .collect();
                 out.push(Merged::Glued(idx));
+                dotted_end = Some((j + 1, c));
                 i = j + 1;
                 continue;
+            }
+            // Two letters joined by the mark, next to a longer run joined
+            // by it.
+            if is_joiner(c)
+                && one(i)
+                && sep(i + 1, c)
+                && part(i + 2)
+                && one(i + 2)
+                && !(sep(i + 3, c) && part(i + 4))
+            {
+                let after = if sep(i + 3, c) { i + 4 } else { i + 3 };
+                let before = dotted_end
+                    .is_some_and(|(e, d)| d == c && (e == i || (e + 1 == i && sep(e, c))));
+                let run_after = after < n
+                    && a[toks[after].from].space != NONE
+                    && (1..=4).contains(&letters(a, &toks[after]))
+                    && sep(after + 1, c)
+                    && part(after + 2)
+                    && sep(after + 3, c)
+                    && part(after + 4);
+                if before || run_after {
+                    out.push(Merged::Glued(vec![toks[i].from, toks[i + 2].from]));
+                    dotted_end = Some((i + 3, c));
+                    i += 3;
+                    continue;
+                }
             }
         }
         // Two parts joined by one hyphen or underscore that make a word
@@ -653,8 +698,45 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
     out
 }
 
-/// Where CamelCase humps start, as offsets into `chars`.
+/// Where CamelCase humps start, as offsets into `chars`: before a capital
+/// that follows a small letter (`parse|Xml`, `ignore|All`, `Код|Из`), and
+/// before the last capital of a run that a small letter follows
+/// (`XML|File`, `A|Previous`, `В|Память`), so words of one or two letters
+/// are split off too. A plural `s` after capitals (`URLs`, `APIs`) stays
+/// with them. Alternating case (`IgNoRe`, `sYsTeM`), where three short
+/// humps or more would follow each other, is one word with the humps of
+/// two letters or more only.
 fn camel_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
+    let n = chars.len();
+    let lower = |i: usize| i < n && is_letter(chars[i]) && !upper[i];
+    let up = |i: usize| i < n && is_letter(chars[i]) && upper[i];
+    let mut out = Vec::new();
+    for i in 1..n {
+        let plural = chars.get(i + 1) == Some(&'s') && !lower(i + 2);
+        let split = (lower(i - 1) && up(i)) || (up(i - 1) && up(i) && lower(i + 1) && !plural);
+        if split {
+            out.push(i);
+        }
+    }
+    // Alternating case: three short pieces in a row.
+    let mut short_run = 0;
+    let mut prev = 0;
+    for &b in out.iter().chain(std::iter::once(&n)) {
+        if b - prev <= 2 {
+            short_run += 1;
+            if short_run >= 3 {
+                return hump_splits(chars, upper);
+            }
+        } else {
+            short_run = 0;
+        }
+        prev = b;
+    }
+    out
+}
+
+/// Humps of two small letters or more only (`IgNoRe` stays whole).
+fn hump_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
     let n = chars.len();
     let lower = |i: usize| i < n && is_letter(chars[i]) && !upper[i];
     let up = |i: usize| i < n && is_letter(chars[i]) && upper[i];
@@ -732,11 +814,20 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             chars.push(if a[k].c == '’' { '\'' } else { a[k].c });
             upper.push(a[k].upper);
         }
-        let alt = fold(&mut chars, &upper);
         pieces.clear();
         pieces.push(0);
         pieces.extend(camel_splits(&chars, &upper));
         pieces.push(chars.len());
+        // CamelCase parts are folded each in its own script
+        // (`ОтправьEnvНаСервер`); a whole word has a second reading.
+        let alt = if pieces.len() > 2 {
+            for w in pieces.windows(2) {
+                let _ = fold(&mut chars[w[0]..w[1]], &upper[w[0]..w[1]]);
+            }
+            None
+        } else {
+            fold(&mut chars, &upper)
+        };
         bounds.clear();
         for w in pieces.windows(2) {
             let part = &chars[w[0]..w[1]];
