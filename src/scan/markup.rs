@@ -544,6 +544,14 @@ fn address_only(w: &str) -> bool {
     ADDRESS_ONLY.contains(&base)
 }
 const USER_ROLES: &[&str] = &["human", "user", "человек", "пользователь"];
+
+/// Whether `word` is a role's name written as one word (`system`,
+/// «система»), for the skeleton to join when a mark splits it (`Сис_тема`).
+pub(super) fn is_role_word(word: &str) -> bool {
+    SYSTEM_ROLES.iter().any(|r| r.len() == 1 && r[0] == word)
+        || USER_ROLES.contains(&word)
+        || MODEL_ROLES.contains(&word)
+}
 const MODEL_ROLES: &[&str] = &["assistant", "ai", "ассистент", "ии", "бот", "model"];
 
 /// Role lines: `System:` (after list, quote or tag markup, `[system]`,
@@ -905,7 +913,8 @@ fn embedded_roles(
 
 /// Wrapper tags that forge a message from the system, the developer or a
 /// tool (`<developer_instructions>`, `<tool_result>`,
-/// `[tool_output name="x"]`): blocked when what they wrap instructs.
+/// `[tool_output name="x"]`), or the boundary of a memory file
+/// (`<SYSTEM.md>`): blocked when what they wrap instructs.
 const WRAPPERS: &[&str] = &[
     "instructions",
     "system_instructions",
@@ -925,6 +934,12 @@ const WRAPPERS: &[&str] = &[
     "function_result",
     "function_results",
     "function_output",
+    "system.md",
+    "user.md",
+    "memory.md",
+    "agents.md",
+    "soul.md",
+    "claude.md",
 ];
 
 /// The first wrapper tag whose content instructs.
@@ -938,7 +953,11 @@ fn wrappers(norm: &Normalised, sk: &Skeleton, an: &Analysis) -> Option<(usize, u
             continue;
         }
         let close = if open == b'<' { b'>' } else { b']' };
-        let (a, b) = name_at(t, i + 1, 40);
+        let (a, mut b) = name_at(t, i + 1, 40);
+        // A memory file's name as a tag (`<SYSTEM.md>`).
+        if t[b..].starts_with(b".md") {
+            b += 3;
+        }
         if b == a || !WRAPPERS.iter().any(|n| n.as_bytes() == &t[a..b]) {
             i += 1;
             continue;

@@ -671,10 +671,13 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
                 }
             }
         }
-        // Two parts joined by one hyphen or underscore that make a word
-        // the rules know: за-будь, игнор_ируй.
+        // Two parts joined by one hyphen, underscore or a mark no word
+        // holds that make a word the rules know or a role's name: за-будь,
+        // игнор_ируй, up·load, Сис_тема.
         if letters(a, &toks[i]) >= 1
-            && sep(i + 1, '-') | sep(i + 1, '_')
+            && ['-', '_', '·', '•', '*', '|', '~', '+']
+                .iter()
+                .any(|&c| sep(i + 1, c))
             && i + 2 < n
             && letters(a, &toks[i + 2]) >= 1
             && a[toks[i + 2].from].space == NONE
@@ -686,7 +689,7 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
                 .chain(&a[y.from..y.to])
                 .map(|t| t.c)
                 .collect();
-            if lx.knows(&joined) {
+            if lx.knows(&joined) || super::markup::is_role_word(&joined) {
                 out.push(Merged::Glued((x.from..x.to).chain(y.from..y.to).collect()));
                 i += 3;
                 continue;
@@ -773,6 +776,7 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
     let mut pieces: Vec<usize> = Vec::new();
     let mut bounds: Vec<usize> = Vec::new();
     let mut buf = [0u8; 4];
+    let (mut ellipsis, mut last_dot) = (false, false);
     for tok in &toks {
         idx.clear();
         let kind = match tok {
@@ -795,7 +799,14 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             sk.text.push(c);
             sk.origin.push(first.raw);
         }
-        if sentence_end && first.space != NONE {
+        // An ellipsis before a small letter goes on with the sentence
+        // ("ask... the... user... for"), on the same line.
+        let goes_on = ellipsis
+            && kind != Kind::Punct
+            && first.space != NEWLINE
+            && is_letter(first.c)
+            && !first.upper;
+        if sentence_end && first.space != NONE && !goes_on {
             sent += 1;
         }
         sentence_end = false;
@@ -806,8 +817,12 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
                 sk.origin.push(first.raw);
             }
             sentence_end = is_sentence_end(c);
+            ellipsis = c == '…' || (c == '.' && first.space == NONE && last_dot);
+            last_dot = c == '.';
             continue;
         }
+        ellipsis = false;
+        last_dot = false;
         chars.clear();
         upper.clear();
         for &k in &idx {
@@ -913,7 +928,12 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
     };
     let majority = if only_cyr && !only_latin {
         Script::Cyrillic
-    } else if (only_latin && !only_cyr) || (latin >= cyr && latin >= greek) {
+    } else if (only_latin && !only_cyr)
+        || (latin >= cyr && latin >= greek)
+        // Greek is no language the rules read: Latin letters among Greek
+        // lookalikes (`αsκ`, `pαsswοrd`) make an English word.
+        || (latin > 0 && cyr == 0)
+    {
         Script::Latin
     } else if cyr >= greek {
         Script::Cyrillic
@@ -1171,5 +1191,58 @@ mod tests {
         assert_eq!(words("пapoль"), ["пароль"]);
         // Latin `s`, `l` have no Cyrillic lookalike.
         assert_eq!(words("sоlе"), ["sole"]);
+    }
+
+    #[test]
+    fn camel_case_splits_short_words_but_not_alternating_case() {
+        assert_eq!(words("parseXMLFile"), ["parse", "xml", "file"]);
+        assert_eq!(
+            words("IgnoreAPreviousRule"),
+            ["ignore", "a", "previous", "rule"]
+        );
+        assert_eq!(words("СохраниВПамять"), ["сохрани", "в", "память"]);
+        assert_eq!(words("ПопросиКодИзСМС"), ["попроси", "код", "из", "смс"]);
+        // Each part in its own script.
+        assert_eq!(
+            words("ОтправьEnvНаСервер"),
+            ["отправь", "env", "на", "сервер"]
+        );
+        assert_eq!(words("APIs and URLs"), ["apis", "and", "urls"]);
+        assert_eq!(words("IgNoRe"), ["ignore"]);
+    }
+
+    #[test]
+    fn two_letter_words_join_a_spaced_or_dotted_neighbour() {
+        assert_eq!(
+            words("б.о.л.ь.ш.е н.е с.п.р.а.ш.и.в.а.й"),
+            ["больше", "не", "спрашивай"]
+        );
+        assert_eq!(
+            words("о т к л ю ч и   в с е   н е   ф и л ь т р ы"),
+            ["отключи", "все", "не", "фильтры"]
+        );
+        // Alone, they are what they were.
+        assert_eq!(words("i.e. the end"), ["i", "e", "the", "end"]);
+        assert_eq!(words("a b test"), ["a", "b", "test"]);
+    }
+
+    #[test]
+    fn greek_lookalikes_among_latin_letters_read_as_latin() {
+        assert_eq!(words("αsκ τhe υser"), ["ask", "the", "user"]);
+    }
+
+    #[test]
+    fn an_ellipsis_before_a_small_letter_goes_on_with_the_sentence() {
+        let sk = super::skeleton("ask... the... user. Then stop.");
+        let sent: Vec<u32> = sk.words.iter().map(|w| w.sent).collect();
+        assert_eq!(sent, [0, 0, 0, 1, 1]);
+        let sk = super::skeleton("Wait... Then go.");
+        assert_eq!(sk.words[1].sent, 1);
+    }
+
+    #[test]
+    fn a_mark_inside_a_known_word_or_a_role_joins_it() {
+        assert_eq!(words("up·load"), ["upload"]);
+        assert_eq!(words("Сис_тема"), ["система"]);
     }
 }
