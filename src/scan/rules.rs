@@ -295,6 +295,8 @@ pub(super) const RULES: &[Rule] = &[
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[nn(&[DismissV, Override], 0), st(&[Your, OwnScope], 4), st(&[SetupWeak], 2)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[nn(&[DismissV, Override], 0), st(INSTR_ANY, 4), st(&[Given, Told], 1)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(INSTR, 0), st(&[DismissV], 8)], NOT_OWN_VOID),
+    // The agent's setup text (a preamble, a rulebook) called stale.
+    rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[Setup], 0), st(&[Dismiss], 8)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[Your, OwnScope], 0), st(&[ObjMedium, SetupWeak], 2), st(&[DismissV], 8)], NOT_OWN_VOID),
     r("pi.instructions-void", C::PromptInjection, Sentence, &[ng(&[Follow, Heed], 0), st(INSTR_ANY, 3), st(&[OwnScope], 0)]),
     r("pi.instructions-void", C::PromptInjection, Sentence, &[ng(&[Follow, Heed], 0), st(&[OwnScope], 2)]),

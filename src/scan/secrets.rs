@@ -1197,6 +1197,20 @@ fn separator(b: &[u8], l: &[u8], i: usize) -> Option<(usize, usize)> {
             Some((i, i + 1))
         }
         b' ' if flag_before(b, i) => Some((i, i + 1)),
+        // `private key 0x4c0883a6…`: a wallet's key written after its name.
+        b' ' if l[i + 1..].starts_with(b"0x")
+            && [
+                "private key",
+                "private_key",
+                "privkey",
+                "secret key",
+                "приватный ключ",
+            ]
+            .iter()
+            .any(|w| l[..i].ends_with(w.as_bytes())) =>
+        {
+            Some((i, i + 1))
+        }
         _ => None,
     }
 }

@@ -706,9 +706,9 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
 /// before the last capital of a run that a small letter follows
 /// (`XML|File`, `A|Previous`, `В|Память`), so words of one or two letters
 /// are split off too. A plural `s` after capitals (`URLs`, `APIs`) stays
-/// with them. Alternating case (`IgNoRe`, `sYsTeM`), where three short
-/// humps or more would follow each other, is one word with the humps of
-/// two letters or more only.
+/// with them. Alternating case (`IgNoRe`, `MoDe`), where two short humps
+/// would follow each other, keeps only the humps of two small letters or
+/// more.
 fn camel_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
     let n = chars.len();
     let lower = |i: usize| i < n && is_letter(chars[i]) && !upper[i];
@@ -721,13 +721,13 @@ fn camel_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
             out.push(i);
         }
     }
-    // Alternating case: three short pieces in a row.
+    // Alternating case: two short pieces in a row (`MoDe`, `nEw`).
     let mut short_run = 0;
     let mut prev = 0;
     for &b in out.iter().chain(std::iter::once(&n)) {
         if b - prev <= 2 {
             short_run += 1;
-            if short_run >= 3 {
+            if short_run >= 2 {
                 return hump_splits(chars, upper);
             }
         } else {
@@ -1209,6 +1209,10 @@ mod tests {
         );
         assert_eq!(words("APIs and URLs"), ["apis", "and", "urls"]);
         assert_eq!(words("IgNoRe"), ["ignore"]);
+        assert_eq!(
+            words("dEvElOpEr MoDe nEw ArE"),
+            ["developer", "mode", "new", "are"]
+        );
     }
 
     #[test]
