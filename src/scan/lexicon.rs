@@ -271,6 +271,9 @@ features! {
     CmdSubst,
     /// `$(`, `` ` `` (any command substitution).
     Subst,
+    /// `$(cat f | base32).x.example.net`: a file's content, encoded, as a
+    /// hostname's label.
+    SubstHost,
     /// `env |`, `printenv |`, `env >`, `printenv >`.
     EnvDump,
     /// A secret file: ~/.ssh/id_*, .env, .aws/credentials, .netrc, .kube/config.

@@ -154,6 +154,7 @@ const LITS: &[Lit] = &[
     lit("`env`", &[F::CmdSubst], Any, Any),
     lit("`printenv", &[F::CmdSubst], Any, Any),
     lit("$(", &[F::Subst], Any, Any),
+    chk("$(", &[F::SubstHost], Any, encoded_into_host),
     chk("$(", &[F::CmdSubst], Any, secret_subst),
     lit("env |", &[F::EnvDump], W, Any),
     lit("env|", &[F::EnvDump], W, Any),
@@ -605,6 +606,37 @@ fn authenticates(t: &[u8], s: usize) -> bool {
 
 /// `$(…)` whose command reads a secret: `$(gh auth token)`, `$(cat
 /// ~/.config/tool/key)`, `$(printenv)`.
+/// `$(… | base32 …).label.host`: what a command substitution encodes
+/// (base32, base64, hex) becomes part of a hostname, the way a DNS lookup
+/// carries data out. Read to the matching parenthesis, at most 160 bytes.
+fn encoded_into_host(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let mut depth = 1;
+    let mut j = e;
+    while j < t.len().min(e + 160) {
+        match t[j] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b'\n' => return None,
+            _ => {}
+        }
+        j += 1;
+    }
+    if depth != 0 || at(t, j + 1) != b'.' || !at(t, j + 2).is_ascii_alphanumeric() {
+        return None;
+    }
+    let inner = &t[e..j];
+    const CODECS: &[&[u8]] = &[b"base32", b"base64", b"xxd", b"hexdump", b"od -"];
+    CODECS
+        .iter()
+        .any(|m| inner.windows(m.len()).any(|w| w == *m))
+        .then_some(j + 1)
+}
+
 /// `exec(`/`eval(` of what a download returns, with the module under any
 /// name: `exec(u.urlopen(…).read())`, `eval(r.get(…).text)`.
 fn runs_download(t: &[u8], _s: usize, e: usize) -> Option<usize> {
@@ -1423,6 +1455,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::ExecFlag => " -e ",
         F::Dns => "dig",
         F::ImgQuery => "![b](https://x.example.net/p.png?d=1)",
+        F::SubstHost => "$(cat ~/.x | base32).d.example.net",
         F::HooksPathOdd => "core.hooksPath ~/.cache/.h",
         _ => {
             LITS.iter()

@@ -372,6 +372,7 @@ pub(super) const RULES: &[Rule] = &[
     c("exfil.pipe-to-network", C::Exfiltration, Line, &[st(&[SecretFile, EnvDump, SecretVar], 0), st(&[Pipe], 15), st(&[Net], 10)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[SecretVar], 6)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[CmdSubst], 3)]),
+    c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[SubstHost], 0)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[Subst, CmdSubst], 3), st(&[SecretFile, SecretVar, EnvDump, CmdSubst], 8)]),
     c("exfil.environment-to-url", C::Exfiltration, Line, &[st(&[HttpLib], 0), st(&[EnvAccess], FAR)]),
     c("exfil.environment-to-url", C::Exfiltration, Line, &[st(&[EnvAccess], 0), st(&[HttpLib], FAR)]),

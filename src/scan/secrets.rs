@@ -1084,6 +1084,9 @@ fn url_passwords(view: &Folded, hits: &mut Hits) {
         let (mut colon, mut at) = (None, None);
         for (j, &c) in b[from..].iter().enumerate().take(256) {
             match c {
+                // A `#` after the user's colon is the password's, not a
+                // fragment (`admin:*Xk#25@db`): a fragment follows a path.
+                b'#' if colon.is_some() && at.is_none() => {}
                 b'/' | b'?' | b'#' | b'"' | b'\'' | b'`' | b'<' | b'>' | b'\\' | b'(' | b')' => {
                     break
                 }
@@ -1153,9 +1156,15 @@ fn assignments(view: &Folded, hits: &mut Hits) {
         let Some(label) = label_before(view, s) else {
             continue;
         };
-        let Some(value) = value_after(view, e) else {
+        let Some(mut value) = value_after(view, e) else {
             continue;
         };
+        // `пароль от базы: root / w3aj6^Dj`: a login, then its password.
+        if label.kind == Kind::Password && view.text[value.end..].starts_with(" / ") {
+            if let Some(second) = value_after(view, value.end + 3) {
+                value = second;
+            }
+        }
         skip_to = value.resume;
         if let Some(id) = judge(view, &label, s, &value, hits) {
             hits.add(view, id, value.start, value.end);
