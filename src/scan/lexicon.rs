@@ -1381,6 +1381,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=the", "=a", "=an",
     ]),
     (F::OwnScope, &[
+        "user md", "soul md", "agents md", "memory md", "claude md", "system md",
         "владельц*", "owner's", "who built you", "who made you", "the people who built you",
         "developer", "developers", "developer's", "operator's", "operator", "creators",
         "creator's", "startup", "=launch", "top of your context", "system", "разработчик*",
