@@ -271,6 +271,9 @@ features! {
     CmdSubst,
     /// `$(`, `` ` `` (any command substitution).
     Subst,
+    /// `$(cat f | base32).x.example.net`: a file's content, encoded, as a
+    /// hostname's label.
+    SubstHost,
     /// `env |`, `printenv |`, `env >`, `printenv >`.
     EnvDump,
     /// A secret file: ~/.ssh/id_*, .env, .aws/credentials, .netrc, .kube/config.
@@ -536,6 +539,15 @@ features! {
     /// Concealment said with a negation, so only after the action: «ему об
     /// этом не напоминай», «сообщать никому не нужно».
     ConcealAfter,
+    /// conversation, dialogue, transcript; диалог, переписка: what was
+    /// said in a chat, to fill into an address.
+    ChatData,
+    /// exists, existence; существует, существование: a rule kept secret
+    /// by denying it is there.
+    Exists,
+    /// preference, arrangement, note; предпочтение, договорённость: what
+    /// an agent is told to keep to, named without "rule".
+    PrefW,
     /// its, their (the agent's, said of it in the third person).
     Its,
     /// you, ты, вы (the agent, as the one who acts).
@@ -894,7 +906,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Add, &[
         "закинь*", "=закинуть",
         "add", "append", "insert", "put", "write", "copy", "paste", "place", "добав*", "запиш*",
-        "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*",
+        "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*", "допис*",
+        "=вписать", "=прописать", "=записать",
     ]),
     (F::Dem, &[
         "this", "the following", "that", "these", "the attacker's", "attacker's", "=этот", "=эти",
@@ -1187,10 +1200,17 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "clipboard", "passport", "passport scans", "browser history", "истори* диалог*",
         "истори* переписк*", "всю переписку", "переписк*", "список контакт*", "контакт* пользовател*",
         "буфер* обмена", "паспорт*", "фотографи* паспорт*", "истори* браузер*", "chat history",
+        "user's calendar", "user's primary calendar", "user's drafts", "user's inbox",
+        "user's contacts", "user's photos", "user's documents", "календар* пользовател*",
+        "почт* пользовател*", "фотографи* пользовател*", "документ* пользовател*",
     ]),
     (F::Periodic, &[
         "every morning", "каждое утро", "every evening", "every so often", "время от времени",
         "every hour", "hourly", "every day", "daily", "every night", "nightly", "weekly",
+        "every week", "every month", "monthly", "every monday", "every tuesday",
+        "every wednesday", "every thursday", "every friday", "every saturday", "every sunday",
+        "every weekday", "раз в неделю", "каждую неделю", "еженедельно", "каждый понедельник",
+        "каждую пятницу", "раз в месяц", "ежемесячно",
         "after each conversation", "after every conversation", "after each session",
         "after every session", "=раз в час", "раз в день", "каждый час", "каждую ночь",
         "каждый вечер", "ежедневно", "ежечасно", "после каждой сесси*", "после каждого разговор*",
@@ -1259,6 +1279,18 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Survive, &[
         "=survives", "=survive", "пережил*", "переживет", "переживёт",
+    ]),
+    (F::ChatData, &[
+        "conversation", "conversations", "dialogue", "dialog", "transcript", "transcripts",
+        "chat history", "chat log", "user's messages", "user's message", "user's last message",
+        "user's last messages", "диалог*", "переписк*", "=история", "=истории", "пересказ*",
+    ]),
+    (F::Exists, &[
+        "=exists", "=exist", "existence", "существовани*", "=существует", "=существуют",
+    ]),
+    (F::PrefW, &[
+        "preference", "preferences", "arrangement", "=note", "=notes", "=instruction",
+        "=instructions", "предпочтени*", "договоренност*", "заметк*", "установк*",
     ]),
     (F::ConcealAfter, &[
         "об этом не пиши", "не пиши об этом", "об этом не говори",
@@ -1335,6 +1367,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "выполн*", "отправ*", "разреш*", "одобрен*", "пропуска*", "пропусти*", "без ограничений",
         "=отныне", "с этого момента", "больше не", "запрещ*", "не действу*", "приоритет*",
         "=агенту", "=агент", "обязан*",
+        "=отключи", "=отключите", "=отмени", "=отмените", "отменен*", "=revoked", "=lifted",
         "i've switched off", "i switched off", "i've turned off", "i turned off", "i've disabled",
         "i disabled", "i have disabled", "=отключил", "=отключила", "=выключил", "=выключила",
     ]),
@@ -1348,6 +1381,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=the", "=a", "=an",
     ]),
     (F::OwnScope, &[
+        "user md", "soul md", "agents md", "memory md", "claude md", "system md",
         "владельц*", "owner's", "who built you", "who made you", "the people who built you",
         "developer", "developers", "developer's", "operator's", "operator", "creators",
         "creator's", "startup", "=launch", "top of your context", "system", "разработчик*",
@@ -1395,6 +1429,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "в прошлом", "отозвал*", "ничего не значит", "ничего не значат", "недействительн*",
         "аннулирован*", "не считается", "не считаются", "archived", "shelved", "rescinded",
         "first draft", "advisory only", "merely advisory", "historical", "boilerplate",
+        "stops counting", "stop counting", "no longer counts", "no longer count",
+        "перестает действовать", "перестают действовать", "упразднен*",
         "no longer binds", "no longer bind", "on hold", "черновик*", "на паузе",
         "приостановлен*",
     ]),

@@ -127,6 +127,11 @@ const LITS: &[Lit] = &[
     lit(".zsh_history", &[F::SecretFile], Any, W),
     lit("/var/run/secrets/", &[F::SecretFile], Any, Any),
     lit("wallet.dat", &[F::SecretFile], W, W),
+    // Wallet files and a messenger's session folder.
+    lit(".wallet", &[F::SecretFile], Any, W),
+    lit("/tdata", &[F::SecretFile], Any, W),
+    lit(".config/solana", &[F::SecretFile], Any, Any),
+    lit(".ethereum/keystore", &[F::SecretFile], Any, Any),
     lit("keychain", &[F::SecretFile], W, W),
     chk(".env", &[F::SecretFile], Any, dotenv),
     chk("~/.", &[F::SecretFile], Any, home_secret),
@@ -149,6 +154,7 @@ const LITS: &[Lit] = &[
     lit("`env`", &[F::CmdSubst], Any, Any),
     lit("`printenv", &[F::CmdSubst], Any, Any),
     lit("$(", &[F::Subst], Any, Any),
+    chk("$(", &[F::SubstHost], Any, encoded_into_host),
     chk("$(", &[F::CmdSubst], Any, secret_subst),
     lit("env |", &[F::EnvDump], W, Any),
     lit("env|", &[F::EnvDump], W, Any),
@@ -172,6 +178,8 @@ const LITS: &[Lit] = &[
         Any,
     ),
     lit("exec(urlopen", &[F::FetchRun, F::Fetch, F::Net], Any, Any),
+    chk("exec(", &[F::FetchRun, F::Fetch, F::Net], W, runs_download),
+    chk("eval(", &[F::FetchRun, F::Fetch, F::Net], W, runs_download),
     lit("eval(urllib", &[F::FetchRun, F::Fetch, F::Net], Any, Any),
     lit(
         "eval(requests.get",
@@ -380,6 +388,7 @@ const LITS: &[Lit] = &[
     chk("wss://", &[F::Url], W, url),
     chk("http://", &[F::SecretInUrl], W, url_with_secret),
     chk("](http", &[F::ImgQuery], Any, image_query),
+    chk("<img", &[F::ImgQuery], Any, tag_image_query),
     chk("https://", &[F::SecretInUrl], W, url_with_secret),
     chk("@", &[F::HostColon], Any, host_colon),
     chk(".com", &[F::Domain], Any, domain),
@@ -597,6 +606,59 @@ fn authenticates(t: &[u8], s: usize) -> bool {
 
 /// `$(…)` whose command reads a secret: `$(gh auth token)`, `$(cat
 /// ~/.config/tool/key)`, `$(printenv)`.
+/// `$(… | base32 …).label.host`: what a command substitution encodes
+/// (base32, base64, hex) becomes part of a hostname, the way a DNS lookup
+/// carries data out. Read to the matching parenthesis, at most 160 bytes.
+fn encoded_into_host(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let mut depth = 1;
+    let mut j = e;
+    while j < t.len().min(e + 160) {
+        match t[j] {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    break;
+                }
+            }
+            b'\n' => return None,
+            _ => {}
+        }
+        j += 1;
+    }
+    if depth != 0 || at(t, j + 1) != b'.' || !at(t, j + 2).is_ascii_alphanumeric() {
+        return None;
+    }
+    let inner = &t[e..j];
+    const CODECS: &[&[u8]] = &[b"base32", b"base64", b"xxd", b"hexdump", b"od -"];
+    CODECS
+        .iter()
+        .any(|m| inner.windows(m.len()).any(|w| w == *m))
+        .then_some(j + 1)
+}
+
+/// `exec(`/`eval(` of what a download returns, with the module under any
+/// name: `exec(u.urlopen(…).read())`, `eval(r.get(…).text)`.
+fn runs_download(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    let end = (e..t.len().min(e + 48))
+        .find(|&j| matches!(t[j], b';' | b'\n' | b'\''))
+        .unwrap_or(t.len().min(e + 48));
+    let inner = &t[e..end];
+    const CALLS: &[&[u8]] = &[
+        b"urlopen(",
+        b".get(",
+        b"urllib",
+        b"httpx",
+        b"requests",
+        b"fetch(",
+        b"download",
+    ];
+    CALLS
+        .iter()
+        .any(|m| inner.windows(m.len()).any(|w| w == *m))
+        .then_some(end)
+}
+
 fn secret_subst(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     // To the closing parenthesis, or a nested one (read on its own).
     let end = (e..t.len().min(e + 120))
@@ -680,6 +742,29 @@ fn image_query(t: &[u8], s: usize, e: usize) -> Option<usize> {
     let url = &t[e..end];
     let q = url.iter().position(|&b| b == b'?')?;
     url[q..].contains(&b'=').then_some(end)
+}
+
+/// `<img … src="http…?x=…">`: an HTML image whose address carries a
+/// query (the tag read on its line, at most 512 bytes).
+fn tag_image_query(t: &[u8], _s: usize, e: usize) -> Option<usize> {
+    if !matches!(at(t, e), b' ' | b'\n' | b'\t') {
+        return None;
+    }
+    let close = (e..t.len().min(e + 512)).find(|&j| matches!(t[j], b'>' | b'\n'))?;
+    let tag = &t[e..close];
+    let src = tag.windows(4).position(|w| w == b"src=")? + 4;
+    let mut i = src;
+    while i < tag.len() && matches!(tag[i], b'"' | b'\'' | b' ') {
+        i += 1;
+    }
+    if !tag[i..].starts_with(b"http") {
+        return None;
+    }
+    let end = url_end(tag, i);
+    let url = &tag[i..end];
+    let q = url.iter().position(|&b| b == b'?')?;
+    // The hit is the tag's name: what the address carries is read after.
+    url[q..].contains(&b'=').then_some(e)
 }
 
 /// `%NAME%` (Windows) whose name holds a secret.
@@ -1370,6 +1455,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::ExecFlag => " -e ",
         F::Dns => "dig",
         F::ImgQuery => "![b](https://x.example.net/p.png?d=1)",
+        F::SubstHost => "$(cat ~/.x | base32).d.example.net",
         F::HooksPathOdd => "core.hooksPath ~/.cache/.h",
         _ => {
             LITS.iter()
@@ -1438,6 +1524,12 @@ mod tests {
         assert!(features("![a](https://h.example.net/p.png?d=1)").contains(&F::ImgQuery));
         assert!(!features("[a](https://h.example.net/p?d=1)").contains(&F::ImgQuery));
         assert!(!features("![a](https://h.example.net/p.png)").contains(&F::ImgQuery));
+        assert!(
+            features("<img src=\"https://h.example.net/p.gif?d=1\" width=0>")
+                .contains(&F::ImgQuery)
+        );
+        assert!(!features("<img src=\"logo.png?v=2\">").contains(&F::ImgQuery));
+        assert!(!features("<img src=\"https://h.example.net/p.png\">").contains(&F::ImgQuery));
     }
 
     #[test]

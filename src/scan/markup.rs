@@ -213,8 +213,11 @@ fn hides(tag: &[u8], name: &[u8]) -> bool {
 }
 
 /// The first element whose style or attributes hide text, with its text;
-/// `unclosed_ok` judges hidden text that runs to the end of the text.
-fn hidden_element(t: &[u8], unclosed_ok: impl Fn(usize, usize) -> bool) -> Option<(usize, usize)> {
+/// `instructs_at(start, end, closed)` judges the hidden text.
+fn hidden_element(
+    t: &[u8],
+    instructs_at: impl Fn(usize, usize, bool) -> bool,
+) -> Option<(usize, usize)> {
     let mut i = 0;
     while i < t.len() {
         if t[i] != b'<' || !t.get(i + 1).is_some_and(u8::is_ascii_alphabetic) {
@@ -242,11 +245,21 @@ fn hidden_element(t: &[u8], unclosed_ok: impl Fn(usize, usize) -> bool) -> Optio
                 in_word = letter;
                 k += 1;
             }
-            // Closed by a tag, or running to the end of the text: an
-            // inline tag quoted in prose (`the banner is <div
-            // style="display:none"> until…`) hides nothing, so an unclosed
-            // one counts only when what follows it instructs.
-            if words >= 3 && (k < t.len() || unclosed_ok(i, k)) {
+            // Closed by a tag, it counts when it is a sentence (seven words
+            // or more), is addressed to a role, or names a model, a secret,
+            // a send or an instruction: an e-mail's hidden preheader ("Your
+            // receipt from Example Shop") hides nothing a model would
+            // follow. Running to the end of the text, only when it
+            // instructs: an inline tag quoted in prose (`the banner is <div
+            // style="display:none"> until…`) hides nothing.
+            let closed = k < t.len();
+            // `Model: …`: hidden text addressed to a role.
+            let inner = std::str::from_utf8(&t[j + 1..k]).unwrap_or("").trim_start();
+            let name: String = inner.chars().take_while(|c| c.is_alphabetic()).collect();
+            let labelled = !name.is_empty()
+                && inner[name.len()..].trim_start().starts_with(':')
+                && is_role_word(&name);
+            if words >= 3 && ((closed && (words >= 7 || labelled)) || instructs_at(i, k, closed)) {
                 return Some((i, k));
             }
         }
@@ -544,7 +557,23 @@ fn address_only(w: &str) -> bool {
     ADDRESS_ONLY.contains(&base)
 }
 const USER_ROLES: &[&str] = &["human", "user", "человек", "пользователь"];
-const MODEL_ROLES: &[&str] = &["assistant", "ai", "ассистент", "ии", "бот", "model"];
+
+/// Whether `word` is a role's name written as one word (`system`,
+/// «система»), for the skeleton to join when a mark splits it (`Сис_тема`).
+pub(super) fn is_role_word(word: &str) -> bool {
+    SYSTEM_ROLES.iter().any(|r| r.len() == 1 && r[0] == word)
+        || USER_ROLES.contains(&word)
+        || MODEL_ROLES.contains(&word)
+}
+const MODEL_ROLES: &[&str] = &[
+    "assistant",
+    "ai",
+    "ассистент",
+    "ии",
+    "бот",
+    "model",
+    "модель",
+];
 
 /// Role lines: `System:` (after list, quote or tag markup, `[system]`,
 /// `### System` over the next line) followed by an instruction, and forged
@@ -905,7 +934,8 @@ fn embedded_roles(
 
 /// Wrapper tags that forge a message from the system, the developer or a
 /// tool (`<developer_instructions>`, `<tool_result>`,
-/// `[tool_output name="x"]`): blocked when what they wrap instructs.
+/// `[tool_output name="x"]`), or the boundary of a memory file
+/// (`<SYSTEM.md>`): blocked when what they wrap instructs.
 const WRAPPERS: &[&str] = &[
     "instructions",
     "system_instructions",
@@ -925,6 +955,12 @@ const WRAPPERS: &[&str] = &[
     "function_result",
     "function_results",
     "function_output",
+    "system.md",
+    "user.md",
+    "memory.md",
+    "agents.md",
+    "soul.md",
+    "claude.md",
 ];
 
 /// The first wrapper tag whose content instructs.
@@ -938,7 +974,11 @@ fn wrappers(norm: &Normalised, sk: &Skeleton, an: &Analysis) -> Option<(usize, u
             continue;
         }
         let close = if open == b'<' { b'>' } else { b']' };
-        let (a, b) = name_at(t, i + 1, 40);
+        let (a, mut b) = name_at(t, i + 1, 40);
+        // A memory file's name as a tag (`<SYSTEM.md>`).
+        if t[b..].starts_with(b".md") {
+            b += 3;
+        }
         if b == a || !WRAPPERS.iter().any(|n| n.as_bytes() == &t[a..b]) {
             i += 1;
             continue;
@@ -993,11 +1033,26 @@ pub(super) fn find(norm: &Normalised, sk: &Skeleton, an: &Analysis, findings: &m
             norm.raw_range(s, e),
         );
     }
-    let unclosed_ok = |s: usize, e: usize| {
+    // Hidden text instructs, or, closed, speaks in two words of a role
+    // line's content ("new priority … this rule").
+    let instructs_at = |s: usize, e: usize, closed: bool| {
         let (rs, re) = norm.raw_range(s, e);
-        instructs(&an.hits, &an.flags, rs as u32, re as u32, false, false)
+        let (rs, re) = (rs as u32, re as u32);
+        let first = an.hits.partition_point(|h| h.start < rs);
+        let mut role_words = an.hits[first..]
+            .iter()
+            .take_while(|h| h.end <= re)
+            .filter(|h| {
+                an.flags
+                    .get(h.w0 as usize)
+                    .is_some_and(|f| f & flag(F::RoleContent) != 0)
+            })
+            .map(|h| h.w0)
+            .collect::<Vec<_>>();
+        role_words.dedup();
+        instructs(&an.hits, &an.flags, rs, re, closed, false) || (closed && role_words.len() >= 2)
     };
-    if let Some((s, e)) = hidden_element(t, unclosed_ok) {
+    if let Some((s, e)) = hidden_element(t, instructs_at) {
         push(
             findings,
             "markup.hidden-element",

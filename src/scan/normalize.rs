@@ -8,7 +8,8 @@
 //! inside `cu\u{200B}rl` joins it back into `curl`), blank fillers read as
 //! spaces, runs of whitespace collapsed to one space, or to one newline when
 //! the run held a line break (`\n`, `\r`, U+2028, U+2029, U+0085, form feed,
-//! vertical tab). Digits stay digits: addresses and ports must survive. The
+//! vertical tab), a middle dot between letters read as a dot. Digits stay
+//! digits: addresses and ports must survive. The
 //! language rules run on the skeleton instead ([`super::skeleton`]).
 
 use unicode_normalization::UnicodeNormalization;
@@ -67,6 +68,19 @@ pub(super) fn normalise(raw: &str) -> Normalised {
                 origin.push((s, e));
             }
         }
+        // A middle dot between letters or digits (`keys·example·net`) is a
+        // dot in code: no address or path holds one.
+        if is_middle_dot(c)
+            && text.chars().next_back().is_some_and(char::is_alphanumeric)
+            && raw[range.1 as usize..]
+                .chars()
+                .next()
+                .is_some_and(char::is_alphanumeric)
+        {
+            text.push('.');
+            origin.push(range);
+            continue;
+        }
         // ASCII and basic Cyrillic are already NFKC; skip the decomposer.
         if c.is_ascii() || ('\u{0410}'..='\u{044F}').contains(&c) {
             let l = if c.is_ascii() {
@@ -94,6 +108,14 @@ pub(super) fn normalise(raw: &str) -> Normalised {
         }
     }
     Normalised { text, origin }
+}
+
+/// The dots written at mid-height: `·`, `•`, `∙`, `⋅`, `・`.
+fn is_middle_dot(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00B7}' | '\u{2022}' | '\u{2219}' | '\u{22C5}' | '\u{30FB}'
+    )
 }
 
 /// The byte pairs of a text, hashed into 4,096 bits: a keyword whose pairs

@@ -207,7 +207,7 @@ const SECRET_ANY: &[F] = &[
 const SECRET_CODE: &[F] = &[SecretFile, Cookies, SecretVar, CmdSubst, EnvAccess];
 /// What names a secret to fill into a URL.
 const SECRET_FILL: &[F] = &[
-    SecretFile, SecretNoun, SecretVar, CmdSubst, KeyW, CloudCred, EnvAccess, PrivData,
+    SecretFile, SecretNoun, SecretVar, CmdSubst, KeyW, CloudCred, EnvAccess, PrivData, ChatData,
 ];
 /// When a thing runs again by itself.
 const LATER: &[F] = &[EverySession, SchedW, Cron, CronSched, Rc, RcW, Autostart];
@@ -276,6 +276,10 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.deception", C::PromptInjection, Sentence, &[ng(&[Tell], 0), st(&[UserW, Pron, Reply], 3), st(&[ActYou], 5)]),
     r("pi.deception", C::PromptInjection, Sentence, &[ng(&[Tell], 0), st(&[DefObj], 2), st(&[You], 1), st(&[ActPast], 2)]),
     r("pi.deception", C::PromptInjection, Sentence, &[st(&[IfAsked], 0), st(&[DenyW], 4)]),
+    // The rule itself kept secret: "do not reveal that this preference
+    // exists", «о существовании этого правила не рассказывай».
+    r("pi.deception", C::PromptInjection, Sentence, &[ng(&[Tell], 0), st(&[Dem], 2), st(&[ObjStrong, ObjMedium, PrefW], 1), st(&[Exists], 2)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Exists], 0), st(&[Dem], 1), st(&[ObjStrong, ObjMedium, PrefW], 1), ng(&[Tell], 3)]),
     // Paraphrased overrides: the agent's own instructions declared void.
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(OWN, 0), st(INSTR, 2), st(&[Dismiss], 8)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[Your, OwnScope], 0), st(&[ObjMedium, SetupWeak], 2), st(&[Dismiss], 8)], NOT_OWN_VOID),
@@ -291,6 +295,8 @@ pub(super) const RULES: &[Rule] = &[
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[nn(&[DismissV, Override], 0), st(&[Your, OwnScope], 4), st(&[SetupWeak], 2)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[nn(&[DismissV, Override], 0), st(INSTR_ANY, 4), st(&[Given, Told], 1)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(INSTR, 0), st(&[DismissV], 8)], NOT_OWN_VOID),
+    // The agent's setup text (a preamble, a rulebook) called stale.
+    rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[Setup], 0), st(&[Dismiss], 8)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[Your, OwnScope], 0), st(&[ObjMedium, SetupWeak], 2), st(&[DismissV], 8)], NOT_OWN_VOID),
     r("pi.instructions-void", C::PromptInjection, Sentence, &[ng(&[Follow, Heed], 0), st(INSTR_ANY, 3), st(&[OwnScope], 0)]),
     r("pi.instructions-void", C::PromptInjection, Sentence, &[ng(&[Follow, Heed], 0), st(&[OwnScope], 2)]),
@@ -362,9 +368,11 @@ pub(super) const RULES: &[Rule] = &[
     cw("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[SecretNoun], 0), nc(&[Send], 10), st(&[Pron], 1), st(OUT, 8)]),
     c("exfil.secret-in-url", C::Exfiltration, Line, &[st(&[ImgQuery], 0), st(SECRET_FILL, FAR)]),
     c("exfil.secret-in-url", C::Exfiltration, Line, &[st(SECRET_FILL, 0), st(&[ImgQuery], FAR)]),
+    c("exfil.secret-in-url", C::Exfiltration, Line, &[st(&[ImgQuery], 0), st(&[UserW], FAR), st(&[UserAsk], 3)]),
     c("exfil.pipe-to-network", C::Exfiltration, Line, &[st(&[SecretFile, EnvDump, SecretVar], 0), st(&[Pipe], 15), st(&[Net], 10)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[SecretVar], 6)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[CmdSubst], 3)]),
+    c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[SubstHost], 0)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[Subst, CmdSubst], 3), st(&[SecretFile, SecretVar, EnvDump, CmdSubst], 8)]),
     c("exfil.environment-to-url", C::Exfiltration, Line, &[st(&[HttpLib], 0), st(&[EnvAccess], FAR)]),
     c("exfil.environment-to-url", C::Exfiltration, Line, &[st(&[EnvAccess], 0), st(&[HttpLib], FAR)]),
@@ -386,6 +394,8 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.shell-rc", C::Persistence, Line, &[nn(&[Add], 0), st(DL, 6), st(&[Rc], 20)]),
     c("persist.shell-rc", C::Persistence, Line, &[nn(&[Add], 0), st(&[Rc, RcW], 8), st(&[DownloadW, Fetch, FetchRun, PipeSh], 30)]),
     c("persist.shell-rc", C::Persistence, Line, &[nn(&[Add], 0), st(&[DownloadW], 8), st(&[Rc, RcW], 20)]),
+    // What a download runs, appended straight into an rc file.
+    c("persist.shell-rc", C::Persistence, Line, &[st(DL, 0), st(&[PipeSh], 30), st(&[Append], 1), st(&[Rc], 2)]),
     c("persist.autostart-download", C::Persistence, Line, &[st(&[DownloadW], 0), st(&[RunW], 2), st(LATER, FAR)]),
     c("persist.autostart-download", C::Persistence, Line, &[st(LATER, 0), st(&[DownloadW], FAR), st(&[RunW], 2)]),
     c("persist.autostart-download", C::Persistence, Line, &[st(&[DownloadW], 0), st(&[ScriptW], 4), st(&[RunW], 10), st(LATER, FAR)]),
@@ -438,6 +448,10 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.git-hook", C::Persistence, Line, &[st(&[Net], 0), st(&[SecretFile, SecretVar, EnvDump, CmdSubst], FAR), st(&[GitHook], FAR)]),
     c("persist.git-hook", C::Persistence, Line, &[st(&[GitHook], 0), st(&[FetchRun, DevTcp], FAR)]),
     c("persist.git-hook", C::Persistence, Line, &[st(&[HooksPathOdd], 0)]),
+    // A hook's body written on the lines after its path (a heredoc, a
+    // code span): one sentence.
+    c("persist.git-hook", C::Persistence, Sentence, &[st(&[GitHook], 0), st(&[Fetch], FAR), st(&[PipeSh], 30)]),
+    c("persist.git-hook", C::Persistence, Sentence, &[st(&[GitHook], 0), st(&[FetchRun, DevTcp], FAR)]),
     c("persist.sudoers", C::Persistence, Line, &[st(&[NopasswdAll], 0), st(&[Sudoers, Tee, Append], FAR)]),
     c("persist.sudoers", C::Persistence, Line, &[st(&[Sudoers, Echo, Tee], 0), st(&[NopasswdAll], FAR)]),
     c("persist.sudoers", C::Persistence, Line, &[nn(&[Add], 0), st(&[NopasswdAll], FAR)]),

@@ -1084,6 +1084,9 @@ fn url_passwords(view: &Folded, hits: &mut Hits) {
         let (mut colon, mut at) = (None, None);
         for (j, &c) in b[from..].iter().enumerate().take(256) {
             match c {
+                // A `#` after the user's colon is the password's, not a
+                // fragment (`admin:*Xk#25@db`): a fragment follows a path.
+                b'#' if colon.is_some() && at.is_none() => {}
                 b'/' | b'?' | b'#' | b'"' | b'\'' | b'`' | b'<' | b'>' | b'\\' | b'(' | b')' => {
                     break
                 }
@@ -1153,9 +1156,15 @@ fn assignments(view: &Folded, hits: &mut Hits) {
         let Some(label) = label_before(view, s) else {
             continue;
         };
-        let Some(value) = value_after(view, e) else {
+        let Some(mut value) = value_after(view, e) else {
             continue;
         };
+        // `пароль от базы: root / w3aj6^Dj`: a login, then its password.
+        if label.kind == Kind::Password && view.text[value.end..].starts_with(" / ") {
+            if let Some(second) = value_after(view, value.end + 3) {
+                value = second;
+            }
+        }
         skip_to = value.resume;
         if let Some(id) = judge(view, &label, s, &value, hits) {
             hits.add(view, id, value.start, value.end);
@@ -1197,6 +1206,20 @@ fn separator(b: &[u8], l: &[u8], i: usize) -> Option<(usize, usize)> {
             Some((i, i + 1))
         }
         b' ' if flag_before(b, i) => Some((i, i + 1)),
+        // `private key 0x4c0883a6…`: a wallet's key written after its name.
+        b' ' if l[i + 1..].starts_with(b"0x")
+            && [
+                "private key",
+                "private_key",
+                "privkey",
+                "secret key",
+                "приватный ключ",
+            ]
+            .iter()
+            .any(|w| l[..i].ends_with(w.as_bytes())) =>
+        {
+            Some((i, i + 1))
+        }
         _ => None,
     }
 }

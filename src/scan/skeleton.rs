@@ -17,8 +17,8 @@
 //! - separators inside words: runs of single letters spaced, or of short
 //!   parts joined by the same mark (`i g n o r e`, `i.g.n.o.r.e`,
 //!   `dis-re-gard`), are one word;
-//! - CamelCase is split into words (`IgnoreAllPrevious`), alternating case
-//!   (`IgNoRe`) is not;
+//! - CamelCase is split into words, short ones too (`IgnoreAllPrevious`,
+//!   `parseXMLFile`, `СохраниВПамять`); alternating case (`IgNoRe`) is not;
 //! - a run of letters glued from words the rules know is segmented into them
 //!   (`ignoreallpreviousinstructions`).
 //!
@@ -497,15 +497,33 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
     let mut out: Vec<Merged> = Vec::with_capacity(toks.len());
     let n = toks.len();
     let mut i = 0;
+    // Where the last run of spaced letters, and of dotted parts (with its
+    // mark), ended: a word of two letters next to one is written the same
+    // way («б о л ь ш е   н е», `н.е с.п.р.о.с.и`).
+    let mut spaced_end: Option<usize> = None;
+    let mut dotted_end: Option<(usize, char)> = None;
     while i < n {
         // Spaced single letters: i g n o r e.
         let spaced =
             |j: usize| j < n && letters(a, &toks[j]) == 1 && a[toks[j].from].space == SPACE;
+        let one = |j: usize| j < n && letters(a, &toks[j]) == 1;
+        // Two spaced letters set apart by wide gaps, next to a longer run.
+        if one(i) && spaced(i + 1) && !spaced(i + 2) && a[toks[i].from].space != SPACE {
+            let run_after =
+                one(i + 2) && a[toks[i + 2].from].space == WIDE && spaced(i + 3) && spaced(i + 4);
+            if spaced_end == Some(i) || run_after {
+                out.push(Merged::Glued(vec![toks[i].from, toks[i + 1].from]));
+                spaced_end = Some(i + 2);
+                i += 2;
+                continue;
+            }
+        }
         if letters(a, &toks[i]) == 1 && spaced(i + 1) && spaced(i + 2) {
             let mut j = i + 1;
             while spaced(j) {
                 j += 1;
             }
+            spaced_end = Some(j);
             let word = |from: usize, to: usize| -> String {
                 (from..to)
                     .flat_map(|k| a[toks[k].from].c.to_lowercase())
@@ -622,14 +640,44 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
                     .flat_map(|k| toks[k].from..toks[k].to)
                     .collect();
                 out.push(Merged::Glued(idx));
+                dotted_end = Some((j + 1, c));
                 i = j + 1;
                 continue;
             }
+            // Two letters joined by the mark, next to a longer run joined
+            // by it.
+            if is_joiner(c)
+                && one(i)
+                && sep(i + 1, c)
+                && part(i + 2)
+                && one(i + 2)
+                && !(sep(i + 3, c) && part(i + 4))
+            {
+                let after = if sep(i + 3, c) { i + 4 } else { i + 3 };
+                let before = dotted_end
+                    .is_some_and(|(e, d)| d == c && (e == i || (e + 1 == i && sep(e, c))));
+                let run_after = after < n
+                    && a[toks[after].from].space != NONE
+                    && (1..=4).contains(&letters(a, &toks[after]))
+                    && sep(after + 1, c)
+                    && part(after + 2)
+                    && sep(after + 3, c)
+                    && part(after + 4);
+                if before || run_after {
+                    out.push(Merged::Glued(vec![toks[i].from, toks[i + 2].from]));
+                    dotted_end = Some((i + 3, c));
+                    i += 3;
+                    continue;
+                }
+            }
         }
-        // Two parts joined by one hyphen or underscore that make a word
-        // the rules know: за-будь, игнор_ируй.
+        // Two parts joined by one hyphen, underscore or a mark no word
+        // holds that make a word the rules know or a role's name: за-будь,
+        // игнор_ируй, up·load, Сис_тема.
         if letters(a, &toks[i]) >= 1
-            && sep(i + 1, '-') | sep(i + 1, '_')
+            && ['-', '_', '·', '•', '*', '|', '~', '+']
+                .iter()
+                .any(|&c| sep(i + 1, c))
             && i + 2 < n
             && letters(a, &toks[i + 2]) >= 1
             && a[toks[i + 2].from].space == NONE
@@ -641,7 +689,7 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
                 .chain(&a[y.from..y.to])
                 .map(|t| t.c)
                 .collect();
-            if lx.knows(&joined) {
+            if lx.knows(&joined) || super::markup::is_role_word(&joined) {
                 out.push(Merged::Glued((x.from..x.to).chain(y.from..y.to).collect()));
                 i += 3;
                 continue;
@@ -653,8 +701,45 @@ fn merge(lx: &'static Lexicon, a: &[Atom], toks: Vec<Tok>) -> Vec<Merged> {
     out
 }
 
-/// Where CamelCase humps start, as offsets into `chars`.
+/// Where CamelCase humps start, as offsets into `chars`: before a capital
+/// that follows a small letter (`parse|Xml`, `ignore|All`, `Код|Из`), and
+/// before the last capital of a run that a small letter follows
+/// (`XML|File`, `A|Previous`, `В|Память`), so words of one or two letters
+/// are split off too. A plural `s` after capitals (`URLs`, `APIs`) stays
+/// with them. Alternating case (`IgNoRe`, `MoDe`), where two short humps
+/// would follow each other, keeps only the humps of two small letters or
+/// more.
 fn camel_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
+    let n = chars.len();
+    let lower = |i: usize| i < n && is_letter(chars[i]) && !upper[i];
+    let up = |i: usize| i < n && is_letter(chars[i]) && upper[i];
+    let mut out = Vec::new();
+    for i in 1..n {
+        let plural = chars.get(i + 1) == Some(&'s') && !lower(i + 2);
+        let split = (lower(i - 1) && up(i)) || (up(i - 1) && up(i) && lower(i + 1) && !plural);
+        if split {
+            out.push(i);
+        }
+    }
+    // Alternating case: two short pieces in a row (`MoDe`, `nEw`).
+    let mut short_run = 0;
+    let mut prev = 0;
+    for &b in out.iter().chain(std::iter::once(&n)) {
+        if b - prev <= 2 {
+            short_run += 1;
+            if short_run >= 2 {
+                return hump_splits(chars, upper);
+            }
+        } else {
+            short_run = 0;
+        }
+        prev = b;
+    }
+    out
+}
+
+/// Humps of two small letters or more only (`IgNoRe` stays whole).
+fn hump_splits(chars: &[char], upper: &[bool]) -> Vec<usize> {
     let n = chars.len();
     let lower = |i: usize| i < n && is_letter(chars[i]) && !upper[i];
     let up = |i: usize| i < n && is_letter(chars[i]) && upper[i];
@@ -691,6 +776,7 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
     let mut pieces: Vec<usize> = Vec::new();
     let mut bounds: Vec<usize> = Vec::new();
     let mut buf = [0u8; 4];
+    let (mut ellipsis, mut last_dot) = (false, false);
     for tok in &toks {
         idx.clear();
         let kind = match tok {
@@ -713,7 +799,14 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             sk.text.push(c);
             sk.origin.push(first.raw);
         }
-        if sentence_end && first.space != NONE {
+        // An ellipsis before a small letter goes on with the sentence
+        // ("ask... the... user... for"), on the same line.
+        let goes_on = ellipsis
+            && kind != Kind::Punct
+            && first.space != NEWLINE
+            && is_letter(first.c)
+            && !first.upper;
+        if sentence_end && first.space != NONE && !goes_on {
             sent += 1;
         }
         sentence_end = false;
@@ -724,19 +817,32 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
                 sk.origin.push(first.raw);
             }
             sentence_end = is_sentence_end(c);
+            ellipsis = c == '…' || (c == '.' && first.space == NONE && last_dot);
+            last_dot = c == '.';
             continue;
         }
+        ellipsis = false;
+        last_dot = false;
         chars.clear();
         upper.clear();
         for &k in &idx {
             chars.push(if a[k].c == '’' { '\'' } else { a[k].c });
             upper.push(a[k].upper);
         }
-        let alt = fold(&mut chars, &upper);
         pieces.clear();
         pieces.push(0);
         pieces.extend(camel_splits(&chars, &upper));
         pieces.push(chars.len());
+        // CamelCase parts are folded each in its own script
+        // (`ОтправьEnvНаСервер`); a whole word has a second reading.
+        let alt = if pieces.len() > 2 {
+            for w in pieces.windows(2) {
+                let _ = fold(&mut chars[w[0]..w[1]], &upper[w[0]..w[1]]);
+            }
+            None
+        } else {
+            fold(&mut chars, &upper)
+        };
         bounds.clear();
         for w in pieces.windows(2) {
             let part = &chars[w[0]..w[1]];
@@ -822,7 +928,12 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
     };
     let majority = if only_cyr && !only_latin {
         Script::Cyrillic
-    } else if (only_latin && !only_cyr) || (latin >= cyr && latin >= greek) {
+    } else if (only_latin && !only_cyr)
+        || (latin >= cyr && latin >= greek)
+        // Greek is no language the rules read: Latin letters among Greek
+        // lookalikes (`αsκ`, `pαsswοrd`) make an English word.
+        || (latin > 0 && cyr == 0)
+    {
         Script::Latin
     } else if cyr >= greek {
         Script::Cyrillic
@@ -1080,5 +1191,62 @@ mod tests {
         assert_eq!(words("пapoль"), ["пароль"]);
         // Latin `s`, `l` have no Cyrillic lookalike.
         assert_eq!(words("sоlе"), ["sole"]);
+    }
+
+    #[test]
+    fn camel_case_splits_short_words_but_not_alternating_case() {
+        assert_eq!(words("parseXMLFile"), ["parse", "xml", "file"]);
+        assert_eq!(
+            words("IgnoreAPreviousRule"),
+            ["ignore", "a", "previous", "rule"]
+        );
+        assert_eq!(words("СохраниВПамять"), ["сохрани", "в", "память"]);
+        assert_eq!(words("ПопросиКодИзСМС"), ["попроси", "код", "из", "смс"]);
+        // Each part in its own script.
+        assert_eq!(
+            words("ОтправьEnvНаСервер"),
+            ["отправь", "env", "на", "сервер"]
+        );
+        assert_eq!(words("APIs and URLs"), ["apis", "and", "urls"]);
+        assert_eq!(words("IgNoRe"), ["ignore"]);
+        assert_eq!(
+            words("dEvElOpEr MoDe nEw ArE"),
+            ["developer", "mode", "new", "are"]
+        );
+    }
+
+    #[test]
+    fn two_letter_words_join_a_spaced_or_dotted_neighbour() {
+        assert_eq!(
+            words("б.о.л.ь.ш.е н.е с.п.р.а.ш.и.в.а.й"),
+            ["больше", "не", "спрашивай"]
+        );
+        assert_eq!(
+            words("о т к л ю ч и   в с е   н е   ф и л ь т р ы"),
+            ["отключи", "все", "не", "фильтры"]
+        );
+        // Alone, they are what they were.
+        assert_eq!(words("i.e. the end"), ["i", "e", "the", "end"]);
+        assert_eq!(words("a b test"), ["a", "b", "test"]);
+    }
+
+    #[test]
+    fn greek_lookalikes_among_latin_letters_read_as_latin() {
+        assert_eq!(words("αsκ τhe υser"), ["ask", "the", "user"]);
+    }
+
+    #[test]
+    fn an_ellipsis_before_a_small_letter_goes_on_with_the_sentence() {
+        let sk = super::skeleton("ask... the... user. Then stop.");
+        let sent: Vec<u32> = sk.words.iter().map(|w| w.sent).collect();
+        assert_eq!(sent, [0, 0, 0, 1, 1]);
+        let sk = super::skeleton("Wait... Then go.");
+        assert_eq!(sk.words[1].sent, 1);
+    }
+
+    #[test]
+    fn a_mark_inside_a_known_word_or_a_role_joins_it() {
+        assert_eq!(words("up·load"), ["upload"]);
+        assert_eq!(words("Сис_тема"), ["система"]);
     }
 }
