@@ -44,11 +44,8 @@ use crate::storage::Change;
 /// `blob_parts` (bytes appended to a blob, kept as rows so that an append
 /// writes only what it adds) and content-defined chunks for large blobs
 /// (`chunks`, `blob_chunks`, `blobs.chunked`, `blobs.size`: the length
-/// of a blob without its parts, so an append need not add up its chunks),
-/// 7 added `message_terms` (each indexed term's number of messages, which
-/// FTS5's vocabulary table can only count by reading the term's whole
-/// posting list).
-pub const SCHEMA_VERSION: i64 = 7;
+/// of a blob without its parts, so an append need not add up its chunks).
+pub const SCHEMA_VERSION: i64 = 6;
 
 /// Appended parts a blob may gather before they are folded into its row.
 const MAX_PARTS: i64 = 256;
@@ -172,8 +169,6 @@ pub fn prepare(conn: &Connection) -> Result<()> {
          CREATE VIRTUAL TABLE IF NOT EXISTS messages_fts USING fts5(
              terms, tokenize = \"unicode61 remove_diacritics 0 tokenchars '_'\");
          CREATE VIRTUAL TABLE IF NOT EXISTS messages_vocab USING fts5vocab(messages_fts, 'row');
-         CREATE TABLE IF NOT EXISTS message_terms (
-             term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
          CREATE TABLE IF NOT EXISTS vectors (
              model TEXT NOT NULL, hash TEXT NOT NULL, vector BLOB NOT NULL,
              PRIMARY KEY (model, hash));",
@@ -201,15 +196,6 @@ pub fn prepare(conn: &Connection) -> Result<()> {
              ON messages(session, external) WHERE external IS NOT NULL;",
     )
     .map_err(sql_error)?;
-    // The document frequencies, counted once from FTS5's vocabulary
-    // (before version 7 nobody kept them).
-    if version < 7 {
-        tx.execute_batch(
-            "DELETE FROM message_terms;
-             INSERT INTO message_terms (term, df) SELECT term, doc FROM messages_vocab;",
-        )
-        .map_err(sql_error)?;
-    }
     // Titles recorded before version 3 were cut from the session's first
     // user message with text. Verdicts stay NULL: each is computed when a
     // read first needs it, so that upgrading a large store scans nothing.
@@ -867,20 +853,6 @@ mod tests {
         assert_eq!(
             stored,
             (Some(1), Some(i64::from(crate::scan::RULES_VERSION)))
-        );
-        // The terms' document frequencies were counted.
-        let df = |term: &str| -> Option<i64> {
-            conn.query_row(
-                "SELECT df FROM message_terms WHERE term = ?1",
-                [term],
-                |r| r.get(0),
-            )
-            .optional()
-            .unwrap()
-        };
-        assert_eq!(
-            (df("stage"), df("no"), df("absent")),
-            (Some(1), Some(1), None)
         );
         // Upgrading again is a no-op.
         prepare(&conn).unwrap();

@@ -14,15 +14,14 @@
 //! twentieth of all messages are left out of the match (they add little
 //! and would make FTS5 score most of the store); if every term is that
 //! common, the two rarest are kept. FTS5's own BM25 picks a pool of
-//! candidates, which is ranked with note search's strengths over every
-//! query term (see [`crate::search`]): BM25 with its parameters and the
-//! store's document frequencies (kept in `message_terms`), its proximity
-//! bonus and its pseudo-relevance feedback. Then conversation context:
-//! the neighbours of the best candidates join them, and a message is at
-//! least [`NEIGHBOUR_SHARE`] as relevant as its best-matching neighbour
-//! (a floor, not a sum, so a later correction still outranks the fact it
-//! corrects). On LoCoMo this took R@10 from 0.618 to 0.712 (one store per
-//! conversation) and from 0.570 to 0.705 (all ten in one store).
+//! candidates, which is ranked with note search's BM25 parameters and
+//! proximity bonus over every query term (see [`crate::search`]). Then
+//! conversation context: the neighbours of the best candidates join them,
+//! and a message is at least [`NEIGHBOUR_SHARE`] as relevant as its
+//! best-matching neighbour (a floor, not a sum, so a later correction
+//! still outranks the fact it corrects). On LoCoMo this took R@10 from
+//! 0.618 to 0.709 (one store per conversation) and from 0.570 to 0.699
+//! (all ten in one store).
 //!
 //! Recency: that relevance, multiplied by a bounded boost
 //! `1 + RECENCY_BOOST × 1/(1 + age_days / RECENCY_HALF_DAYS)` where age is
@@ -71,17 +70,9 @@ pub const MATCH_BUDGET_DIVISOR: i64 = 20;
 /// store's size: in a small store every term but the commonest is matched.
 pub const MIN_MATCH_BUDGET: i64 = 2_000;
 /// Candidates FTS5 hands to the ranking, per hit asked for …
-const CANDIDATES_PER_HIT: usize = 10;
+const CANDIDATES_PER_HIT: usize = 6;
 /// … and at least.
-const MIN_CANDIDATES: usize = 100;
-/// Feedback: candidates of the first pass read for terms …
-const FEEDBACK_DOCS: usize = 3;
-/// … terms added to the query …
-const FEEDBACK_TERMS: usize = 10;
-/// … the weight of the best of them, relative to a query term's …
-const FEEDBACK_WEIGHT: f32 = 0.4;
-/// … and how many messages the rarest of them may bring into the pool.
-const FEEDBACK_MATCH_BUDGET: usize = 500;
+const MIN_CANDIDATES: usize = 60;
 /// Share of its best neighbour's relevance a message is at least worth.
 pub const NEIGHBOUR_SHARE: f32 = 0.7;
 /// The best candidates whose neighbours join the candidates.
@@ -391,7 +382,6 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
             params![rowid, terms],
         )
         .map_err(db)?;
-        count_terms(tx, terms, 1)?;
         // The first user message with text titles the session; the title
         // remembers which message it was cut from (its verdict decides
         // whether the title may be shown).
@@ -525,36 +515,11 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         let pool = (limit * CANDIDATES_PER_HIT).max(MIN_CANDIDATES);
         let mut rows = self.candidates(&tokens, filter, pool)?;
         let n = usize::try_from(totals.rows).unwrap_or(0).max(rows.len());
-        let mut weighted: Vec<Weighted> = query_terms
+        let weighted: Vec<Weighted> = query_terms
             .iter()
-            .map(|q| Weighted::new(&q.token, Some(q.at), q.df, 1.0, n))
+            .map(|q| Weighted::new(&q.token, q.at, q.df, n))
             .collect();
         let mut relevance = relevance(&weighted, &rows, totals.avg_len);
-        let extra = self.feedback(&weighted, &rows, &relevance, n)?;
-        if !extra.is_empty() {
-            // The messages that hold the rarest added terms join the pool
-            // (the neighbour of a message that says "campfire" may answer
-            // a question about camping), within a small budget.
-            let mut rarest: Vec<&Weighted> = extra.iter().collect();
-            rarest.sort_by_key(|w| w.df);
-            let mut budget = FEEDBACK_MATCH_BUDGET;
-            let tokens: Vec<&str> = rarest
-                .into_iter()
-                .take_while(|w| {
-                    let fits = w.df <= budget;
-                    budget = budget.saturating_sub(w.df);
-                    fits
-                })
-                .map(|w| w.token.as_str())
-                .collect();
-            if !tokens.is_empty() {
-                let known: FxHashSet<i64> = rows.iter().map(|r| r.id).collect();
-                let more = self.candidates(&tokens, filter, pool)?;
-                rows.extend(more.into_iter().filter(|r| !known.contains(&r.id)));
-            }
-            weighted.extend(extra);
-            relevance = self::relevance(&weighted, &rows, totals.avg_len);
-        }
         // Conversation context: the neighbours of the best candidates join
         // them (an answer need not repeat the words of its question).
         let mut best: Vec<usize> = (0..rows.len()).collect();
@@ -604,7 +569,7 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         let mut ranked: Vec<(f64, usize)> = rows
             .iter()
             .enumerate()
-            // Every hit holds a word of the query (or one feedback added):
+            // Every hit holds a word of the query:
             // context lifts a message, it does not make one a hit.
             .filter(|&(i, _)| own[i] > 0.0)
             .map(|(i, r)| {
@@ -800,72 +765,6 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         Ok(out)
     }
 
-    /// Pseudo-relevance feedback, as note search does it: the terms that
-    /// best characterise the best candidates of a first pass (weighted by
-    /// their score and idf, leaving out terms in over a tenth of the
-    /// messages or in only one), at up to [`FEEDBACK_WEIGHT`] of a query
-    /// term's weight.
-    fn feedback(
-        &self,
-        query: &[Weighted],
-        rows: &[Candidate],
-        relevance: &[f32],
-        n: usize,
-    ) -> Result<Vec<Weighted>> {
-        let mut order: Vec<usize> = (0..rows.len()).filter(|&i| relevance[i] > 0.0).collect();
-        order.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
-        order.truncate(FEEDBACK_DOCS);
-        let Some(&best) = order.first() else {
-            return Ok(Vec::new());
-        };
-        let max = relevance[best];
-        let mut stmt = self
-            .c()
-            .prepare_cached("SELECT df FROM message_terms WHERE term = ?1")
-            .map_err(db)?;
-        let mut dfs: FxHashMap<&str, i64> = FxHashMap::default();
-        let mut weights: Vec<(&str, f32)> = Vec::new();
-        for &i in &order {
-            let w = relevance[i] / max;
-            let mut seen: Vec<&str> = Vec::new();
-            for term in rows[i].terms.split(' ') {
-                if term.is_empty() || seen.contains(&term) || query.iter().any(|q| q.token == term)
-                {
-                    continue;
-                }
-                seen.push(term);
-                let df = match dfs.get(term) {
-                    Some(&df) => df,
-                    None => {
-                        let df: i64 = stmt
-                            .query_row([term], |r| r.get(0))
-                            .optional()
-                            .map_err(db)?
-                            .unwrap_or(0);
-                        dfs.insert(term, df);
-                        df
-                    }
-                };
-                let df = usize::try_from(df).unwrap_or(0);
-                if df < 2 || df * 10 > n {
-                    continue;
-                }
-                let add = w * crate::search::idf(n, df);
-                match weights.iter_mut().find(|(t, _)| *t == term) {
-                    Some((_, x)) => *x += add,
-                    None => weights.push((term, add)),
-                }
-            }
-        }
-        weights.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
-        weights.truncate(FEEDBACK_TERMS);
-        let top = weights.first().map_or(1.0, |w| w.1);
-        Ok(weights
-            .into_iter()
-            .map(|(t, w)| Weighted::new(t, None, dfs[t], FEEDBACK_WEIGHT * w / top, n))
-            .collect())
-    }
-
     /// The number of messages and their average length in terms, as FTS5
     /// counts them for its own BM25 (its averages record).
     fn totals(&self) -> Result<Totals> {
@@ -894,7 +793,7 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
     fn selective(&self, terms: &mut [QueryTerm], rows: i64) -> Result<Vec<usize>> {
         let mut stmt = self
             .c()
-            .prepare_cached("SELECT df FROM message_terms WHERE term = ?1")
+            .prepare_cached("SELECT doc FROM messages_vocab WHERE term = ?1")
             .map_err(db)?;
         for t in terms.iter_mut() {
             t.df = stmt
@@ -1073,21 +972,6 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
     /// existed.
     pub fn delete_session(&mut self, id: &str) -> Result<bool> {
         let tx = self.c().unchecked_transaction().map_err(db)?;
-        let gone: Vec<String> = tx
-            .prepare(
-                "SELECT terms FROM messages_fts
-                 WHERE rowid IN (SELECT id FROM messages WHERE session = ?1)",
-            )
-            .map_err(db)?
-            .query_map([id], |r| r.get(0))
-            .map_err(db)?
-            .collect::<std::result::Result<_, _>>()
-            .map_err(db)?;
-        for terms in &gone {
-            count_terms(&tx, terms, -1)?;
-        }
-        tx.execute("DELETE FROM message_terms WHERE df <= 0", [])
-            .map_err(db)?;
         tx.execute(
             "DELETE FROM messages_fts WHERE rowid IN (SELECT id FROM messages WHERE session = ?1)",
             [id],
@@ -1112,11 +996,8 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         let n: i64 = tx
             .query_row("SELECT COUNT(*) FROM sessions", [], |r| r.get(0))
             .map_err(db)?;
-        tx.execute_batch(
-            "DELETE FROM messages_fts; DELETE FROM message_terms;
-             DELETE FROM messages; DELETE FROM sessions;",
-        )
-        .map_err(db)?;
+        tx.execute_batch("DELETE FROM messages_fts; DELETE FROM messages; DELETE FROM sessions;")
+            .map_err(db)?;
         crate::db::bump(&tx)?;
         tx.commit().map_err(db)?;
         self.c().execute_batch("VACUUM").map_err(db)?;
@@ -1382,24 +1263,6 @@ struct Candidate {
     verdict: Option<Screened>,
 }
 
-/// Adds `by` to the document frequency of each distinct term of a
-/// message's `terms` (as FTS5 indexed them).
-fn count_terms(conn: &Connection, terms: &str, by: i64) -> Result<()> {
-    let mut distinct: Vec<&str> = terms.split(' ').filter(|t| !t.is_empty()).collect();
-    distinct.sort_unstable();
-    distinct.dedup();
-    let mut stmt = conn
-        .prepare_cached(
-            "INSERT INTO message_terms (term, df) VALUES (?1, ?2)
-             ON CONFLICT (term) DO UPDATE SET df = df + excluded.df",
-        )
-        .map_err(db)?;
-    for term in distinct {
-        stmt.execute(params![term, by]).map_err(db)?;
-    }
-    Ok(())
-}
-
 /// A distinct term of a query.
 #[derive(Debug)]
 struct QueryTerm {
@@ -1454,27 +1317,23 @@ fn varint(bytes: &[u8]) -> Option<(u64, usize)> {
     None
 }
 
-/// A term the ranking weighs: a query term (with its position among the
-/// query's indexed terms) or a term feedback added (no position).
+/// A query term as the ranking weighs it.
 #[derive(Debug)]
 struct Weighted {
     token: String,
-    at: Option<u32>,
-    /// Messages holding it.
-    df: usize,
-    /// Its idf times its weight in the query.
+    /// Its position among the query's indexed terms.
+    at: u32,
+    /// Its idf in the store.
     weight: f32,
 }
 
 impl Weighted {
-    /// A term found in `df` of `n` messages, of `weight` in the query.
-    fn new(token: &str, at: Option<u32>, df: i64, weight: f32, n: usize) -> Weighted {
-        let df = usize::try_from(df).unwrap_or(0);
+    /// A query term at `at`, found in `df` of `n` messages.
+    fn new(token: &str, at: u32, df: i64, n: usize) -> Weighted {
         Weighted {
             token: token.to_string(),
             at,
-            df,
-            weight: weight * crate::search::idf(n, df),
+            weight: crate::search::idf(n, usize::try_from(df).unwrap_or(0)),
         }
     }
 }
@@ -1506,10 +1365,7 @@ fn relevance(terms: &[Weighted], rows: &[Candidate], avg_len: f32) -> Vec<f32> {
                 .map(|(p, t)| bm25(t.weight, p.len() as f32, rel_len, K1, B))
                 .sum();
             for (a, pair) in terms.windows(2).enumerate() {
-                let (Some(at_a), Some(at_b)) = (pair[0].at, pair[1].at) else {
-                    continue;
-                };
-                let gap = at_b.saturating_sub(at_a);
+                let gap = pair[1].at.saturating_sub(pair[0].at);
                 if gap == 0 || gap > PHRASE_WINDOW + 1 {
                     continue;
                 }
@@ -1593,52 +1449,6 @@ impl Screened {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Terms and their numbers of messages.
-    type Counts = Vec<(String, i64)>;
-
-    /// The document frequencies the ranking reads, and FTS5's own count.
-    fn counted(s: &Sessions) -> (Counts, Counts) {
-        let list = |sql: &str| -> Counts {
-            s.c()
-                .prepare(sql)
-                .unwrap()
-                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
-                .unwrap()
-                .collect::<rusqlite::Result<_>>()
-                .unwrap()
-        };
-        (
-            list("SELECT term, df FROM message_terms ORDER BY term"),
-            list("SELECT term, doc FROM messages_vocab ORDER BY term"),
-        )
-    }
-
-    #[test]
-    fn kept_frequencies_follow_appends_deletions_and_purge() {
-        let mut s = Sessions::open_in_memory().unwrap();
-        for (i, text) in [
-            "the staging port is 2222",
-            "port 2222, port 2222",
-            "Порт мониторинга 9090",
-            "",
-        ]
-        .iter()
-        .enumerate()
-        {
-            s.append(&format!("s{}", i % 2), "cli", "user", text, i as i64)
-                .unwrap();
-        }
-        let (kept, fts) = counted(&s);
-        assert!(!kept.is_empty());
-        assert_eq!(kept, fts);
-        assert!(s.delete_session("s0").unwrap());
-        let (kept, fts) = counted(&s);
-        assert_eq!(kept, fts);
-        assert!(kept.iter().all(|(_, df)| *df > 0));
-        s.purge().unwrap();
-        assert_eq!(counted(&s), (Vec::new(), Vec::new()));
-    }
 
     #[test]
     fn the_averages_record_is_read() {
