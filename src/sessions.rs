@@ -520,31 +520,7 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
             .map(|q| Weighted::new(&q.token, q.at, q.df, n))
             .collect();
         let mut relevance = relevance(&weighted, &rows, totals.avg_len);
-        // Conversation context: the neighbours of the best candidates join
-        // them (an answer need not repeat the words of its question).
-        let mut best: Vec<usize> = (0..rows.len()).collect();
-        best.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
-        best.truncate(CONTEXT_OF);
-        let known: FxHashSet<(&str, i64)> =
-            rows.iter().map(|r| (r.session.as_str(), r.seq)).collect();
-        let mut wanted: Vec<(String, i64)> = Vec::new();
-        for &i in &best {
-            let r = &rows[i];
-            for seq in [r.seq - 1, r.seq + 1] {
-                let key = (r.session.clone(), seq);
-                if seq > 0 && !known.contains(&(r.session.as_str(), seq)) && !wanted.contains(&key)
-                {
-                    wanted.push(key);
-                }
-            }
-        }
-        if !wanted.is_empty() {
-            let more = self.messages_at(&wanted, filter)?;
-            if !more.is_empty() {
-                rows.extend(more);
-                relevance = self::relevance(&weighted, &rows, totals.avg_len);
-            }
-        }
+        self.join_context(&mut rows, &mut relevance, &weighted, totals.avg_len, filter)?;
         let stems: Vec<String> = query_terms.into_iter().map(|q| q.stem).collect();
         // A message is at least [`NEIGHBOUR_SHARE`] as relevant as its
         // best-matching neighbour (the reply to a question that matched,
@@ -659,6 +635,42 @@ impl<C: Borrow<Connection>, A: Borrow<Analyzer>> Sessions<C, A> {
         } else {
             let _ = store(self.c());
         }
+    }
+
+    /// Conversation context: the neighbours (in their session) of the
+    /// [`CONTEXT_OF`] best candidates join the candidates, with their own
+    /// relevance (an answer need not repeat the words of its question).
+    fn join_context(
+        &self,
+        rows: &mut Vec<Candidate>,
+        relevance: &mut Vec<f32>,
+        terms: &[Weighted],
+        avg_len: f32,
+        filter: &Filter,
+    ) -> Result<()> {
+        let mut best: Vec<usize> = (0..rows.len()).collect();
+        best.sort_by(|&a, &b| relevance[b].total_cmp(&relevance[a]).then(a.cmp(&b)));
+        best.truncate(CONTEXT_OF);
+        let known: FxHashSet<(&str, i64)> =
+            rows.iter().map(|r| (r.session.as_str(), r.seq)).collect();
+        let mut wanted: Vec<(String, i64)> = Vec::new();
+        for &i in &best {
+            let r = &rows[i];
+            for seq in [r.seq - 1, r.seq + 1] {
+                let key = (r.session.clone(), seq);
+                if seq > 0 && !known.contains(&(r.session.as_str(), seq)) && !wanted.contains(&key)
+                {
+                    wanted.push(key);
+                }
+            }
+        }
+        if wanted.is_empty() {
+            return Ok(());
+        }
+        let more = self.messages_at(&wanted, filter)?;
+        relevance.extend(self::relevance(terms, &more, avg_len));
+        rows.extend(more);
+        Ok(())
     }
 
     /// The `pool` messages FTS5 ranks best (by its own BM25) among those
