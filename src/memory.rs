@@ -519,8 +519,7 @@ impl<S: Storage> Memory<S> {
         origin: Origin,
     ) -> Result<tool::Applied, Rejected> {
         self.refresh_unlocked().await?;
-        let mut work = self.stores.clone();
-        let applied = tool::apply(&mut work, call, &self.config)?;
+        let (work, applied) = tool::applied(&self.stores, call, &self.config)?;
         let stamps = Stamp::of(call, origin, self.agent.as_deref());
         let records = self.effect_records(&applied.effects, self.agent.as_deref(), origin);
         let extra = self.log_change(&records).await?.into_iter().collect();
@@ -553,10 +552,10 @@ impl<S: Storage> Memory<S> {
                 self.storage.commit(&extra).await
             };
         }
-        let names = self.storage.list().await?;
+        // The names around, for a backup's name: listed only for a backup.
+        let mut names: Option<Vec<String>> = None;
         let now = self.storage.now_ms();
         let mut changes = Vec::new();
-        let mut new_raw = self.raw.clone();
         for &target in changed {
             let i = target.index();
             let text = work[i].serialize().into_bytes();
@@ -570,21 +569,27 @@ impl<S: Storage> Memory<S> {
             };
             if let (true, Some(old)) = (needs_backup, old) {
                 if !old.is_empty() {
+                    if names.is_none() {
+                        names = Some(self.storage.list().await?);
+                    }
                     changes.push(Change::Write {
-                        name: backup_name(target.file_name(), now, &names),
+                        name: backup_name(target.file_name(), now, names.as_deref().unwrap_or(&[])),
                         data: old.clone(),
                     });
                 }
             }
+            // (A store that did not change keeps its bytes; one that did
+            // takes them from `changes` once they are committed.)
             if differs {
                 changes.push(Change::Write {
                     name: target.file_name().to_string(),
-                    data: text.clone(),
+                    data: text,
                 });
             }
-            new_raw[i] = Some(text);
         }
-        let mut state = self.sidecar.clone();
+        // The state is changed in place; a commit that fails reads it again
+        // from the bytes last written (`restore_sidecar`).
+        let mut state = std::mem::take(&mut self.sidecar);
         let mut state_changed = false;
         for &target in changed {
             work[target.index()].forget_gone();
@@ -597,15 +602,14 @@ impl<S: Storage> Memory<S> {
         let mut superseded = Vec::new();
         for &target in changed {
             let i = target.index();
-            let (changed_here, gone) = state.reconcile_detailed(target, work[i].entries(), now);
+            let (changed_here, gone) = state.reconcile_detailed(target, work[i].digests(), now);
             state_changed |= changed_here;
             for g in gone {
-                let record = self.sidecar.records(target).get(g.old_index);
                 superseded.push(HistoryItem {
                     id: String::new(),
                     time: now,
                     target,
-                    entry_id: record.map_or_else(String::new, |r| r.id.clone()),
+                    entry_id: g.id,
                     text: self.stores[i]
                         .entries()
                         .get(g.old_index)
@@ -619,7 +623,7 @@ impl<S: Storage> Memory<S> {
                         (How::Write, true) => Cause::Replace,
                         (How::Write, false) => Cause::Remove,
                     },
-                    confirmed: record.is_some_and(|r| r.confirmed),
+                    confirmed: g.confirmed,
                     agent: self.agent.clone(),
                 });
             }
@@ -647,17 +651,22 @@ impl<S: Storage> Memory<S> {
             }
         }
         state_changed |= self.flush_access(&mut state);
-        let state_bytes = state.to_bytes();
         if state_changed {
             changes.push(Change::Write {
                 name: sidecar::BLOB.to_string(),
-                data: state_bytes.clone(),
+                data: state.to_bytes(),
             });
         }
         // Nothing is ever silently lost: superseded texts join the history
         // in the same commit.
         if !superseded.is_empty() {
-            let mut history = self.read_history().await?;
+            let mut history = match self.read_history().await {
+                Ok(history) => history,
+                Err(e) => {
+                    self.restore_sidecar();
+                    return Err(e);
+                }
+            };
             for item in superseded {
                 history.push(item);
             }
@@ -666,19 +675,38 @@ impl<S: Storage> Memory<S> {
                 data: history.to_bytes(),
             });
         }
+        let own = changes.len();
         changes.extend(extra);
-        self.storage.commit(&changes).await?;
-        if state_changed {
-            self.sidecar = state;
-            self.sidecar_raw = Some(state_bytes);
+        if let Err(e) = self.storage.commit(&changes).await {
+            self.restore_sidecar();
+            return Err(e);
+        }
+        self.sidecar = state;
+        // What was written is what is now known to be there.
+        for change in changes.into_iter().take(own) {
+            if let Change::Write { name, data } = change {
+                if name == sidecar::BLOB {
+                    self.sidecar_raw = Some(data);
+                } else if let Some(target) = Target::ALL
+                    .into_iter()
+                    .find(|t| changed.contains(t) && t.file_name() == name)
+                {
+                    self.raw[target.index()] = Some(data);
+                }
+            }
         }
         self.stores = work;
         for &target in changed {
             self.stores[target.index()].mark_canonical();
             self.invalidate(target);
         }
-        self.raw = new_raw;
         Ok(())
+    }
+
+    /// Puts back the sidecar state as last written (or read), after a
+    /// commit that changed a taken copy failed.
+    fn restore_sidecar(&mut self) {
+        self.sidecar = Sidecar::parse(self.sidecar_raw.as_deref());
     }
 
     /// Re-reads both stores from storage under the lock, picking up writes
@@ -765,7 +793,7 @@ impl<S: Storage> Memory<S> {
             for target in Target::ALL {
                 changed |=
                     self.sidecar
-                        .reconcile(target, self.stores[target.index()].entries(), now);
+                        .reconcile(target, self.stores[target.index()].digests(), now);
             }
         }
         // And the verdicts just given, when a store was read again: at most

@@ -23,7 +23,7 @@ pub const BLOB: &str = "mnemo-state.json";
 pub const VERSION: u32 = 1;
 
 /// What is known about one entry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Record {
     /// Stable id, unique within the memory (`e1`, `e2`, …).
     pub id: String,
@@ -72,12 +72,16 @@ impl Record {
 }
 
 /// An old entry that a reconciliation found replaced or removed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Superseded {
     /// Its index among the old entries.
     pub old_index: usize,
     /// Whether another entry took its place (an edit) or it is gone.
     pub replaced: bool,
+    /// Its record's id.
+    pub id: String,
+    /// Whether its record said the user confirmed it.
+    pub confirmed: bool,
 }
 
 /// The sidecar state of a memory.
@@ -103,7 +107,17 @@ pub struct Sidecar {
 
 /// FNV-1a 64 of `text`, as 16 hex digits.
 pub fn hash(text: &str) -> String {
-    hash_digits(text).as_str().to_string()
+    digits_of(digest(text)).as_str().to_string()
+}
+
+/// FNV-1a 64 of `text`: what a [`Record`]'s `hash` holds, in hex.
+pub fn digest(text: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.as_bytes() {
+        h ^= u64::from(*b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
 }
 
 /// [`hash`] on the stack.
@@ -115,15 +129,87 @@ impl HashDigits {
     }
 }
 
-fn hash_digits(text: &str) -> HashDigits {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.as_bytes() {
-        h ^= u64::from(*b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+fn digits_of(h: u64) -> HashDigits {
     let mut out = [0u8; 16];
     crate::text::hex_into(&h.to_be_bytes(), &mut out);
     HashDigits(out)
+}
+
+/// `records` as a JSON array, as serde writes it (see [`Sidecar::to_bytes`]).
+fn records_json(out: &mut Vec<u8>, records: &[Record]) {
+    out.push(b'[');
+    for (i, r) in records.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(br#"{"id":"#);
+        json_str(out, &r.id);
+        out.extend_from_slice(br#","hash":"#);
+        json_str(out, &r.hash);
+        out.extend_from_slice(br#","first_seen":"#);
+        push_u64(out, r.first_seen);
+        out.extend_from_slice(br#","last_changed":"#);
+        push_u64(out, r.last_changed);
+        if r.confirmed {
+            out.extend_from_slice(br#","confirmed":true"#);
+        }
+        // The rare fields: as serde writes them.
+        if let Some(importance) = r.importance {
+            out.extend_from_slice(br#","importance":"#);
+            let _ = serde_json::to_writer(&mut *out, &importance);
+        }
+        if let Some(category) = &r.category {
+            out.extend_from_slice(br#","category":"#);
+            let _ = serde_json::to_writer(&mut *out, category);
+        }
+        if r.pinned {
+            out.extend_from_slice(br#","pinned":true"#);
+        }
+        if r.access_count != 0 {
+            out.extend_from_slice(br#","access_count":"#);
+            push_u64(out, r.access_count);
+        }
+        if let Some(at) = r.last_access {
+            out.extend_from_slice(br#","last_access":"#);
+            push_u64(out, at);
+        }
+        if let Some(agent) = &r.agent {
+            out.extend_from_slice(br#","agent":"#);
+            json_str(out, agent);
+        }
+        if let Some(origin) = &r.origin {
+            out.extend_from_slice(br#","origin":"#);
+            let _ = serde_json::to_writer(&mut *out, origin);
+        }
+        out.push(b'}');
+    }
+    out.push(b']');
+}
+
+/// `n` in decimal.
+fn push_u64(out: &mut Vec<u8>, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend_from_slice(&digits[at..]);
+}
+
+/// `s` as a JSON string, escaped as serde escapes it.
+pub(crate) fn json_str(out: &mut Vec<u8>, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push(b'"');
+        out.extend_from_slice(s.as_bytes());
+        out.push(b'"');
+    } else {
+        let _ = serde_json::to_writer(&mut *out, s);
+    }
 }
 
 /// Why a stored sidecar blob cannot be used.
@@ -170,9 +256,29 @@ impl Sidecar {
         serde_json::from_slice::<Sidecar>(bytes).map_err(|e| Unusable::Unreadable(e.to_string()))
     }
 
-    /// The blob's bytes.
+    /// The blob's bytes: the JSON serde writes for it, byte for byte, but
+    /// written directly (a write serializes every entry's record and the
+    /// whole verdict cache, so this is on every write's path).
     pub fn to_bytes(&self) -> Vec<u8> {
-        serde_json::to_vec(self).unwrap_or_default()
+        use std::io::Write as _;
+        let keys = self.scan.as_ref().map_or(0, VerdictCache::len);
+        let mut out =
+            Vec::with_capacity(64 + 96 * (self.memory.len() + self.user.len()) + 67 * keys);
+        // Writes into a Vec<u8> cannot fail.
+        let _ = write!(
+            out,
+            r#"{{"version":{},"next_id":{},"memory":"#,
+            self.version, self.next_id
+        );
+        records_json(&mut out, &self.memory);
+        out.extend_from_slice(br#","user":"#);
+        records_json(&mut out, &self.user);
+        if let Some(scan) = &self.scan {
+            out.extend_from_slice(br#","scan":"#);
+            scan.write_json(&mut out);
+        }
+        out.push(b'}');
+        out
     }
 
     /// The records of `target`, in entry order.
@@ -213,87 +319,114 @@ impl Sidecar {
         }
     }
 
-    /// Brings the records of `target` in line with `entries` at time `now`;
-    /// whether anything changed.
-    pub fn reconcile(&mut self, target: Target, entries: &[String], now: u64) -> bool {
-        self.reconcile_detailed(target, entries, now).0
+    /// Brings the records of `target` in line with entries whose
+    /// [`digest`]s are `digests` (in order) at time `now`; whether anything
+    /// changed.
+    pub fn reconcile(&mut self, target: Target, digests: &[u64], now: u64) -> bool {
+        self.reconcile_detailed(target, digests, now).0
     }
 
     /// [`Sidecar::reconcile`], also telling which old entries were replaced
     /// or removed (their records are gone or now describe another text).
+    ///
+    /// A write changes a few entries of many: the records of the unchanged
+    /// entries before and after the change keep their places and are moved,
+    /// not copied, and only those in between are matched by text.
     pub fn reconcile_detailed(
         &mut self,
         target: Target,
-        entries: &[String],
+        digests: &[u64],
         now: u64,
     ) -> (bool, Vec<Superseded>) {
         self.version = VERSION;
-        let old = std::mem::take(self.records_mut(target));
-        let hashes: Vec<HashDigits> = entries.iter().map(|e| hash_digits(e)).collect();
-        let mut used = vec![false; old.len()];
-        let mut new: Vec<Option<Record>> = vec![None; entries.len()];
+        let mut old = std::mem::take(self.records_mut(target));
+        let digits: Vec<HashDigits> = digests.iter().map(|&d| digits_of(d)).collect();
+        let same = |record: &Record, digits: &HashDigits| record.hash.as_bytes() == digits.0;
+        let shortest = old.len().min(digits.len());
+        let head = (0..shortest)
+            .take_while(|&i| same(&old[i], &digits[i]))
+            .count();
+        let tail = (0..shortest - head)
+            .take_while(|&k| same(&old[old.len() - 1 - k], &digits[digits.len() - 1 - k]))
+            .count();
+        let mut changed = old.len() != digits.len();
+        // `old` keeps the head; the tail and the middle are split off it.
+        let old_tail = old.split_off(old.len() - tail);
+        let mut middle = old.split_off(head);
+        let wanted = &digits[head..digits.len() - tail];
+        let mut used = vec![false; middle.len()];
+        let mut new: Vec<Option<Record>> = vec![None; wanted.len()];
         // Unchanged entries: same text, first unused record with it (the
         // records of each text in order, so a write costs O(entries)).
-        let mut by_hash: rustc_hash::FxHashMap<&str, std::collections::VecDeque<usize>> =
+        let mut by_hash: rustc_hash::FxHashMap<&[u8], std::collections::VecDeque<usize>> =
             rustc_hash::FxHashMap::default();
-        for (j, record) in old.iter().enumerate() {
+        for (j, record) in middle.iter().enumerate() {
             by_hash
-                .entry(record.hash.as_str())
+                .entry(record.hash.as_bytes())
                 .or_default()
                 .push_back(j);
         }
-        for (i, h) in hashes.iter().enumerate() {
-            if let Some(j) = by_hash.get_mut(h.as_str()).and_then(|js| js.pop_front()) {
+        let mut found = Vec::new();
+        for (i, d) in wanted.iter().enumerate() {
+            if let Some(j) = by_hash.get_mut(&d.0[..]).and_then(|js| js.pop_front()) {
                 used[j] = true;
-                new[i] = Some(old[j].clone());
+                changed |= i != j;
+                found.push((i, j));
             }
         }
+        drop(by_hash);
+        for (i, j) in found {
+            new[i] = Some(std::mem::take(&mut middle[j]));
+        }
         // Edited entries: leftovers paired in order keep id and first seen.
-        let leftover: Vec<usize> = (0..old.len()).filter(|&j| !used[j]).collect();
+        let leftover: Vec<usize> = (0..middle.len()).filter(|&j| !used[j]).collect();
         let mut spare = leftover.iter().copied();
         let mut superseded = Vec::new();
         for (i, slot) in new.iter_mut().enumerate() {
             if slot.is_some() {
                 continue;
             }
+            changed = true;
+            let hash = wanted[i].as_str().to_string();
             *slot = Some(match spare.next() {
                 Some(j) => {
+                    let record = std::mem::take(&mut middle[j]);
                     superseded.push(Superseded {
-                        old_index: j,
+                        old_index: head + j,
                         replaced: true,
+                        id: record.id.clone(),
+                        confirmed: record.confirmed,
                     });
                     Record {
-                        hash: hashes[i].as_str().to_string(),
+                        hash,
                         last_changed: now,
-                        ..old[j].clone()
+                        ..record
                     }
                 }
                 None => {
                     self.next_id += 1;
                     Record {
                         id: format!("e{}", self.next_id),
-                        hash: hashes[i].as_str().to_string(),
+                        hash,
                         first_seen: now,
                         last_changed: now,
-                        confirmed: false,
-                        importance: None,
-                        category: None,
-                        pinned: false,
-                        access_count: 0,
-                        last_access: None,
-                        agent: None,
-                        origin: None,
+                        ..Record::default()
                     }
                 }
             });
         }
-        superseded.extend(spare.map(|j| Superseded {
-            old_index: j,
-            replaced: false,
-        }));
-        let new: Vec<Record> = new.into_iter().flatten().collect();
-        let changed = new != old;
-        *self.records_mut(target) = new;
+        for j in spare {
+            let record = std::mem::take(&mut middle[j]);
+            superseded.push(Superseded {
+                old_index: head + j,
+                replaced: false,
+                id: record.id,
+                confirmed: record.confirmed,
+            });
+        }
+        old.extend(new.into_iter().flatten());
+        old.extend(old_tail);
+        *self.records_mut(target) = old;
         (changed, superseded)
     }
 
@@ -429,8 +562,9 @@ impl History {
 mod tests {
     use super::*;
 
-    fn e(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
+    /// The digests of entries `v`.
+    fn e(v: &[&str]) -> Vec<u64> {
+        v.iter().map(|s| digest(s)).collect()
     }
 
     #[test]
@@ -457,13 +591,82 @@ mod tests {
             gone,
             [Superseded {
                 old_index: 1,
-                replaced: true
+                replaced: true,
+                id: "e2".into(),
+                confirmed: false,
             }]
         );
         assert_eq!(s.user[1].id, "e2");
         assert_eq!((s.user[1].first_seen, s.user[1].last_changed), (5, 9));
         assert_eq!(s.user[2].id, "e3");
         assert_eq!(s.user[2].first_seen, 9);
+    }
+
+    #[test]
+    fn the_blob_is_written_as_serde_writes_it() {
+        let mut s = Sidecar::parse(None);
+        s.reconcile(Target::Memory, &e(&["a", "b", "c"]), 1_764_000_000_000);
+        s.reconcile(Target::User, &e(&["u"]), 7);
+        let r = &mut s.memory[1];
+        r.confirmed = true;
+        r.importance = Some(0.1 + 0.2);
+        r.category = Some(crate::meta::Category::Security);
+        r.pinned = true;
+        r.access_count = 12;
+        r.last_access = Some(99);
+        r.agent = Some("ops \"bot\"\\\n\u{1}é\u{2028}".into());
+        r.origin = Some(crate::approval::Origin::Review);
+        s.memory[2].importance = Some(1.0);
+        s.memory[2].agent = Some("plain".into());
+        assert_eq!(s.to_bytes(), serde_json::to_vec(&s).unwrap());
+        let store = crate::store::Store::new(vec!["x".into(), "y".into()]);
+        s.scan = Some(VerdictCache::of(std::slice::from_ref(&store)));
+        assert_eq!(s.to_bytes(), serde_json::to_vec(&s).unwrap());
+        assert_eq!(Sidecar::read(&s.to_bytes()).unwrap(), s);
+    }
+
+    #[test]
+    fn a_write_moves_the_records_around_it_and_matches_the_rest_by_text() {
+        // Random edits, duplicates included: every record names its entry's
+        // text, an entry whose text is unique before and after keeps its
+        // id, and "changed" says whether the records changed.
+        let mut seed = 11u32;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            (seed >> 16) as usize % n.max(1)
+        };
+        let mut s = Sidecar::parse(None);
+        let mut entries: Vec<String> = (0..6).map(|i| format!("t{i}")).collect();
+        let digests = |v: &[String]| v.iter().map(|t| digest(t)).collect::<Vec<u64>>();
+        s.reconcile(Target::Memory, &digests(&entries), 1);
+        for step in 0..500 {
+            let before = entries.clone();
+            let old = s.memory.clone();
+            let len = entries.len();
+            match next(5) {
+                0 => entries.push(format!("n{step}")),
+                1 if len > 0 => entries[next(len)] = format!("x{step}"),
+                2 if len > 0 => {
+                    entries.remove(next(len));
+                }
+                3 if len > 1 => entries.swap(next(len), next(len)),
+                _ if len > 0 => entries.insert(next(len), before[next(len)].clone()),
+                _ => {}
+            }
+            let changed = s.reconcile(Target::Memory, &digests(&entries), step + 2);
+            assert_eq!(changed, s.memory != old, "step {step}");
+            assert_eq!(s.memory.len(), entries.len());
+            for (record, text) in s.memory.iter().zip(&entries) {
+                assert_eq!(record.hash, hash(text), "step {step}");
+            }
+            let once = |v: &[String], t: &String| v.iter().filter(|x| *x == t).count() == 1;
+            for (i, text) in entries.iter().enumerate() {
+                if once(&entries, text) && once(&before, text) {
+                    let j = before.iter().position(|t| t == text).unwrap();
+                    assert_eq!(s.memory[i].id, old[j].id, "step {step}: {text}");
+                }
+            }
+        }
     }
 
     #[test]

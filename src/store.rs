@@ -117,6 +117,10 @@ pub struct Store {
     verdicts: Vec<Option<Box<Verdict>>>,
     /// The [`Key`] of each entry; kept in step with `entries`.
     keys: Vec<Key>,
+    /// The FNV-1a digest of each entry ([`crate::sidecar::digest`]), by
+    /// which the sidecar's records name their entries; kept in step with
+    /// `entries`, so a write hashes only what it writes.
+    digests: Vec<u64>,
     /// `pairs[i]` is the [`Key::pair`] of entries `i` and `i + 1`; kept in
     /// step with `keys`, so a write hashes only the pairs it makes.
     pairs: Vec<Key>,
@@ -298,7 +302,7 @@ impl VerdictCache {
     /// A cache of the `clean` keys (repeats dropped), made under rules
     /// version `rules`.
     pub fn new(rules: u32, clean: Vec<Key>) -> VerdictCache {
-        let mut index = FxHashSet::default();
+        let mut index = FxHashSet::with_capacity_and_hasher(clean.len(), Default::default());
         let clean = clean.into_iter().filter(|k| index.insert(*k)).collect();
         VerdictCache {
             rules,
@@ -326,6 +330,22 @@ impl VerdictCache {
     /// The rules version the cache was made under.
     pub fn rules(&self) -> u32 {
         self.rules
+    }
+
+    /// The cache as JSON, as its `Serialize` writes it, appended to `out`.
+    pub(crate) fn write_json(&self, out: &mut Vec<u8>) {
+        use std::io::Write as _;
+        let _ = write!(out, r#"{{"rules":{},"clean":["#, self.rules);
+        let mut buf = [0u8; 64];
+        for (i, key) in self.clean.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.push(b'"');
+            out.extend_from_slice(crate::text::hex_into(&key.0, &mut buf).as_bytes());
+            out.push(b'"');
+        }
+        out.extend_from_slice(b"]}");
     }
 
     /// Number of keys.
@@ -358,6 +378,7 @@ impl Store {
         let mut store = Store {
             chars: joined_chars(&entries),
             keys: entries.iter().map(|e| Key::entry(e)).collect(),
+            digests: entries.iter().map(|e| crate::sidecar::digest(e)).collect(),
             pairs: Vec::new(),
             verdicts: Vec::with_capacity(entries.len()),
             passed: FxHashSet::default(),
@@ -449,7 +470,12 @@ impl Store {
     /// Forgets what passed but is no longer in the store (edited or
     /// removed entries, pairs split up).
     pub(crate) fn forget_gone(&mut self) {
-        self.passed = self.passed_now().collect();
+        let mut passed = FxHashSet::with_capacity_and_hasher(
+            self.keys.len() + self.pairs.len(),
+            Default::default(),
+        );
+        passed.extend(self.passed_now());
+        self.passed = passed;
     }
 
     /// Scans `content`, about to be written to this store: refuses it when
@@ -510,6 +536,12 @@ impl Store {
             FileState::Canonical
         };
         store
+    }
+
+    /// The FNV-1a digest of each entry ([`crate::sidecar::digest`]), in
+    /// order, computed when the entry was read or written.
+    pub fn digests(&self) -> &[u64] {
+        &self.digests
     }
 
     /// The key (SHA-256 of the text) of entry `index`, computed when the
@@ -608,6 +640,7 @@ impl Store {
         }
         self.chars += content.chars().count();
         self.keys.push(key);
+        self.digests.push(crate::sidecar::digest(&content));
         self.entries.push(content);
         let verdict = self.judge(self.entries.len() - 1, &VerdictCache::default());
         self.verdicts.push(verdict);
@@ -620,6 +653,7 @@ impl Store {
         }
         self.chars = self.chars - self.entries[index].chars().count() + content.chars().count();
         self.keys[index] = Key::entry(&content);
+        self.digests[index] = crate::sidecar::digest(&content);
         self.entries[index] = content;
         self.repair_pairs(index);
         self.verdicts[index] = self.judge(index, &VerdictCache::default());
@@ -638,6 +672,7 @@ impl Store {
             }
             self.verdicts.remove(index);
             self.keys.remove(index);
+            self.digests.remove(index);
             if index > 0 {
                 self.repair_pairs(index - 1);
             }
@@ -1061,6 +1096,7 @@ mod tests {
             }
             let fresh = Store::new(store.entries().to_vec());
             assert_eq!(store.pairs, fresh.pairs, "after step {step}");
+            assert_eq!(store.digests, fresh.digests, "after step {step}");
             assert_eq!(store.chars, fresh.chars, "after step {step}");
         }
     }

@@ -300,11 +300,20 @@ pub fn hex(bytes: &[u8]) -> String {
 /// `bytes` as lowercase hex digits written into `out` (which must hold
 /// twice as many bytes; the rest is left alone), without allocating.
 pub fn hex_into<'a>(bytes: &[u8], out: &'a mut [u8]) -> &'a str {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    // Both digits of every byte, so each byte is one lookup.
+    const PAIRS: [[u8; 2]; 256] = {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut pairs = [[0u8; 2]; 256];
+        let mut b = 0;
+        while b < 256 {
+            pairs[b] = [DIGITS[b >> 4], DIGITS[b & 15]];
+            b += 1;
+        }
+        pairs
+    };
     let n = bytes.len().min(out.len() / 2);
     for (b, pair) in bytes[..n].iter().zip(out.chunks_exact_mut(2)) {
-        pair[0] = DIGITS[usize::from(b >> 4)];
-        pair[1] = DIGITS[usize::from(b & 15)];
+        pair.copy_from_slice(&PAIRS[usize::from(*b)]);
     }
     // Only ASCII digits were written.
     std::str::from_utf8(&out[..n * 2]).unwrap_or_default()

@@ -496,10 +496,23 @@ pub fn apply(
     call: &ToolCall,
     config: &Config,
 ) -> std::result::Result<Applied, Rejected> {
+    let (work, applied) = applied(stores, call, config)?;
+    *stores = work;
+    Ok(applied)
+}
+
+/// [`apply`] on a copy of `stores`: the new stores and what was done. The
+/// stores are copied once, and not at all when the call is refused before
+/// any operation runs.
+pub fn applied(
+    stores: &[Store; 2],
+    call: &ToolCall,
+    config: &Config,
+) -> std::result::Result<([Store; 2], Applied), Rejected> {
     for op in &call.operations {
         check_writable(stores, op.target, config)?;
     }
-    let before = stores.clone();
+    let before = stores;
     let mut work = stores.clone();
     let mut messages = Vec::new();
     let mut changed = Vec::new();
@@ -559,12 +572,14 @@ pub fn apply(
     } else {
         messages.pop().unwrap_or_default()
     };
-    *stores = work;
-    Ok(Applied {
-        message,
-        changed,
-        effects,
-    })
+    Ok((
+        work,
+        Applied {
+            message,
+            changed,
+            effects,
+        },
+    ))
 }
 
 fn check_writable(stores: &[Store; 2], target: Target, config: &Config) -> Result<(), Rejected> {

@@ -96,9 +96,8 @@ impl<S: Storage> Memory<S> {
             .map_or(Target::Memory, |op| op.target);
         let outcome = self
             .locked(async |m: &mut Self| {
-                let mut work = m.stores.clone();
-                let applied = match tool::apply(&mut work, call, &m.config) {
-                    Ok(applied) => applied,
+                let applied = match tool::applied(&m.stores, call, &m.config) {
+                    Ok((_, applied)) => applied,
                     Err(rejected) => return Ok(Err(rejected)),
                 };
                 // A write that would change nothing (a duplicate) is

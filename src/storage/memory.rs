@@ -4,7 +4,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::Storage;
+use super::{Change, Storage};
 use crate::error::{Error, Result};
 
 /// Blobs kept in memory. Clones share the same blobs, so a test can open a
@@ -110,6 +110,32 @@ impl Storage for MemoryStorage {
 
     async fn list(&self) -> Result<Vec<String>> {
         Ok(self.blobs.borrow().keys().cloned().collect())
+    }
+
+    /// Applies `changes` at once: in memory nothing can stop a commit half
+    /// way, so there is no journal to write. While a failure is simulated
+    /// ([`MemoryStorage::fail_writes_after`]) it journals as a device does,
+    /// which is what such tests exercise.
+    async fn commit(&self, changes: &[Change]) -> Result<()> {
+        if self.fail_writes_after.get().is_some() {
+            return super::journal::commit(self, changes).await;
+        }
+        let mut blobs = self.blobs.borrow_mut();
+        for change in changes {
+            match change {
+                Change::Write { name, data } => {
+                    blobs.insert(name.clone(), data.clone());
+                }
+                Change::Delete { name } => {
+                    blobs.remove(name);
+                }
+                Change::Append { name, at, data } => {
+                    let blob = blobs.entry(name.clone()).or_default();
+                    *blob = super::appended(std::mem::take(blob), *at, data);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn now_ms(&self) -> u64 {
