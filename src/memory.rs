@@ -50,6 +50,8 @@ pub struct Memory<S: Storage> {
     /// Durable state beside the stores (entry ids and dates).
     sidecar: Sidecar,
     sidecar_raw: Option<Vec<u8>>,
+    /// The history blob as last read or written here, to append to.
+    history_tail: Option<sidecar::HistoryTail>,
     /// Derived state, rebuilt on demand after a store changes.
     indexes: [Option<Index>; 2],
     graph: Option<Graph>,
@@ -165,6 +167,7 @@ impl<S: Storage> Memory<S> {
             analyzer: Analyzer::new(),
             sidecar: Sidecar::default(),
             sidecar_raw: None,
+            history_tail: None,
             indexes: [None, None],
             graph: None,
             classifier: None,
@@ -659,21 +662,18 @@ impl<S: Storage> Memory<S> {
         }
         // Nothing is ever silently lost: superseded texts join the history
         // in the same commit.
+        let mut tail = None;
         if !superseded.is_empty() {
-            let mut history = match self.read_history().await {
-                Ok(history) => history,
+            match self.history_change(superseded).await {
+                Ok((change, after)) => {
+                    changes.push(change);
+                    tail = after;
+                }
                 Err(e) => {
                     self.restore_sidecar();
                     return Err(e);
                 }
-            };
-            for item in superseded {
-                history.push(item);
             }
-            changes.push(Change::Write {
-                name: sidecar::HISTORY_BLOB.to_string(),
-                data: history.to_bytes(),
-            });
         }
         let own = changes.len();
         changes.extend(extra);
@@ -682,6 +682,9 @@ impl<S: Storage> Memory<S> {
             return Err(e);
         }
         self.sidecar = state;
+        if tail.is_some() {
+            self.history_tail = tail;
+        }
         // What was written is what is now known to be there.
         for change in changes.into_iter().take(own) {
             if let Change::Write { name, data } = change {
@@ -829,13 +832,37 @@ impl<S: Storage> Memory<S> {
 
     async fn read_history(&self) -> Result<History> {
         let bytes = self.storage.read(sidecar::HISTORY_BLOB).await?;
-        History::parse(bytes.as_deref()).map_err(|e| {
-            Error::storage(format!(
-                "{} cannot be read ({e}); it holds superseded entries, so mnemo will not \
-                 overwrite it: move it aside or fix it, then retry",
-                sidecar::HISTORY_BLOB
-            ))
-        })
+        parse_history(bytes.as_deref())
+    }
+
+    /// The change that adds `items` to the history, and the history's
+    /// tail after it: an append to the blob as this memory last knew it,
+    /// else (another writer changed it, or it is new here) the whole
+    /// history parsed and written again.
+    async fn history_change(
+        &self,
+        items: Vec<HistoryItem>,
+    ) -> Result<(Change, Option<sidecar::HistoryTail>)> {
+        let bytes = self.storage.read(sidecar::HISTORY_BLOB).await?;
+        if let (Some(tail), Some(bytes)) = (&self.history_tail, &bytes) {
+            if tail.describes(bytes) {
+                let (change, after) = tail.append(items);
+                return Ok((change, Some(after)));
+            }
+        }
+        let mut history = parse_history(bytes.as_deref())?;
+        for item in items {
+            history.push(item);
+        }
+        let data = history.to_bytes();
+        let tail = sidecar::HistoryTail::of(data.clone(), &history);
+        Ok((
+            Change::Write {
+                name: sidecar::HISTORY_BLOB.to_string(),
+                data,
+            },
+            tail,
+        ))
     }
 
     /// Every entry text that a replace, remove or import superseded, newest
@@ -1508,6 +1535,18 @@ impl Stamp {
 /// them passed (an empty memory writes no cache).
 fn verdict_cache(stores: &[Store; 2]) -> Option<VerdictCache> {
     Some(VerdictCache::of(stores)).filter(|c| !c.is_empty())
+}
+
+/// The history blob's items; an unreadable blob is an error that says why
+/// it is never overwritten.
+fn parse_history(bytes: Option<&[u8]>) -> Result<History> {
+    History::parse(bytes).map_err(|e| {
+        Error::storage(format!(
+            "{} cannot be read ({e}); it holds superseded entries, so mnemo will not \
+             overwrite it: move it aside or fix it, then retry",
+            sidecar::HISTORY_BLOB
+        ))
+    })
 }
 
 /// `MEMORY.md.bak.20261129T192706Z`, made unique among `existing`.

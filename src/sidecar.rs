@@ -187,18 +187,8 @@ fn records_json(out: &mut Vec<u8>, records: &[Record]) {
 }
 
 /// `n` in decimal.
-fn push_u64(out: &mut Vec<u8>, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend_from_slice(&digits[at..]);
+fn push_u64(out: &mut Vec<u8>, n: u64) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// `s` as a JSON string, escaped as serde escapes it.
@@ -558,6 +548,80 @@ impl History {
     }
 }
 
+/// A history blob as this memory last read or wrote it, so that new items
+/// are appended to it rather than the whole history parsed and written
+/// again: the blob ends with `],"next_id":N}` (as [`History::to_bytes`]
+/// writes it), and items go in before that `]`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryTail {
+    /// The blob's bytes: an append is made only to exactly these.
+    raw: Vec<u8>,
+    /// Where the `]` that closes the items is.
+    items_end: usize,
+    /// The next item id number (as [`History::parse`] counts it).
+    next_id: u64,
+}
+
+impl HistoryTail {
+    /// The tail of `raw`, whose parse is `history`; `None` when its end is
+    /// not the one [`History::to_bytes`] writes (the next write is then a
+    /// whole one).
+    pub fn of(raw: Vec<u8>, history: &History) -> Option<HistoryTail> {
+        let body = raw.strip_suffix(b"}")?;
+        let at = body.windows(12).rposition(|w| w == br#"],"next_id":"#)?;
+        let digits = &body[at + 12..];
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        Some(HistoryTail {
+            items_end: at,
+            next_id: history.next_id.max(1),
+            raw,
+        })
+    }
+
+    /// Whether `bytes` are the blob this tail describes.
+    pub fn describes(&self, bytes: &[u8]) -> bool {
+        self.raw == bytes
+    }
+
+    /// `items` given their ids and appended: the change to the blob
+    /// ([`HISTORY_BLOB`]) and the tail after it.
+    pub fn append(&self, items: Vec<HistoryItem>) -> (crate::storage::Change, HistoryTail) {
+        let mut next_id = self.next_id;
+        let mut empty = self.raw[..self.items_end].last() == Some(&b'[');
+        let mut data = Vec::new();
+        for mut item in items {
+            item.id = format!("h{next_id}");
+            next_id += 1;
+            if !empty {
+                data.push(b',');
+            }
+            empty = false;
+            // An item always serializes (strings, numbers and enums).
+            let _ = serde_json::to_writer(&mut data, &item);
+        }
+        let items_end = self.items_end + data.len();
+        data.extend_from_slice(br#"],"next_id":"#);
+        data.extend_from_slice(itoa::Buffer::new().format(next_id).as_bytes());
+        data.push(b'}');
+        let mut raw = self.raw[..self.items_end].to_vec();
+        raw.extend_from_slice(&data);
+        (
+            crate::storage::Change::Append {
+                name: HISTORY_BLOB.to_string(),
+                at: self.items_end as u64,
+                data,
+            },
+            HistoryTail {
+                raw,
+                items_end,
+                next_id,
+            },
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -667,6 +731,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn history_appends_write_what_a_whole_rewrite_writes() {
+        let item = |n: u64, text: &str| HistoryItem {
+            id: String::new(),
+            time: n,
+            target: Target::Memory,
+            entry_id: format!("e{n}"),
+            text: text.into(),
+            cause: Cause::Replace,
+            confirmed: n % 2 == 0,
+            agent: (n % 3 == 0).then(|| "ops \"bot\"".into()),
+        };
+        let mut whole = History::parse(None).unwrap();
+        let mut tail = HistoryTail::of(whole.to_bytes(), &whole).unwrap();
+        let mut blob = whole.to_bytes();
+        for round in 0..4u64 {
+            let items: Vec<HistoryItem> = (0..=round)
+                .map(|k| item(round * 10 + k, &format!("text {round} {k} ü\n\"q\"")))
+                .collect();
+            for i in items.clone() {
+                whole.push(i);
+            }
+            let (change, after) = tail.append(items);
+            let crate::storage::Change::Append { name, at, data } = change else {
+                panic!("not an append");
+            };
+            assert_eq!(name, HISTORY_BLOB);
+            blob = crate::storage::appended(blob, at, &data);
+            assert_eq!(blob, whole.to_bytes(), "round {round}");
+            assert!(after.describes(&blob));
+            assert_eq!(History::parse(Some(&blob)).unwrap(), whole);
+            tail = after;
+        }
+        // A blob written some other way gets no tail: the next write is whole.
+        assert!(HistoryTail::of(br#"{"version":1,"items":[]}"#.to_vec(), &whole).is_none());
+        assert!(!tail.describes(b"{}"));
     }
 
     #[test]
