@@ -742,8 +742,8 @@ mod tests {
             entry_id: format!("e{n}"),
             text: text.into(),
             cause: Cause::Replace,
-            confirmed: n % 2 == 0,
-            agent: (n % 3 == 0).then(|| "ops \"bot\"".into()),
+            confirmed: n.is_multiple_of(2),
+            agent: n.is_multiple_of(3).then(|| "ops \"bot\"".into()),
         };
         let mut whole = History::parse(None).unwrap();
         let mut tail = HistoryTail::of(whole.to_bytes(), &whole).unwrap();
