@@ -160,10 +160,19 @@ function snapshot(dir) {
   const out = new Map();
   const walk = (d) => {
     for (const name of readdirSync(d)) {
+      // The lock (`.mnemo.lock`, and the `.mnemo.lock.<pid>` it is made
+      // from) and temp files come and go while the server works.
+      if (/\.lock(\.\d+)?$|\.tmp/.test(name)) continue;
       const path = join(d, name);
-      const s = statSync(path);
+      let s;
+      try {
+        s = statSync(path);
+      } catch (e) {
+        if (e.code === "ENOENT") continue;
+        throw e;
+      }
       if (s.isDirectory()) walk(path);
-      else if (!/\.lock$|\.tmp/.test(name)) out.set(relative(dir, path), readFileSync(path).toString("base64"));
+      else out.set(relative(dir, path), readFileSync(path).toString("base64"));
     }
   };
   if (existsSync(dir)) walk(dir);
