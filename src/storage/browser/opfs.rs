@@ -71,7 +71,7 @@ async fn take_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
     let cfg = OpfsSAHPoolCfgBuilder::new()
         .vfs_name(&vfs_name(name))
         .directory(&format!("mnemo/{name}"))
-        .initial_capacity(4)
+        .initial_capacity(6)
         .build();
     let util = match install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await {
         Ok(util) if util.is_paused() => util.resume().await.map(|_| util),
@@ -114,19 +114,40 @@ fn connection(name: &str, file: &str) -> Result<Connection> {
         | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     let conn = Connection::open_with_flags_and_vfs(file, flags, vfs_name(name).as_str())
         .map_err(sql_error)?;
-    // The pool's files are slots: keeping the journal file (zeroing its
-    // header) saves deleting and re-creating it, and a flush, on every
-    // commit. Still atomic.
-    conn.pragma_update(None, "journal_mode", "PERSIST")
-        .map_err(sql_error)?;
     // Larger pages mean fewer OPFS writes per commit (each costs about as
-    // much as its bytes); applies to databases created from here on.
+    // much as its bytes); applies to databases created from here on (a
+    // page size is fixed once a database is in WAL mode).
     conn.pragma_update(None, "page_size", 16384)
         .map_err(sql_error)?;
     // Only the holder of the Web Lock has this connection open, so SQLite
     // may keep its file lock and page cache between statements instead of
-    // re-checking the file.
+    // re-checking the file. Set before WAL: in exclusive mode the WAL's
+    // index lives in this connection's heap, so the pool needs no shared
+    // memory.
     conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .map_err(sql_error)?;
+    // A commit appends its pages to the write-ahead log and flushes it
+    // once (`synchronous=FULL`), where a rollback journal costs three
+    // flushes (journal, database, journal header), and OPFS flushes are
+    // most of a commit's price. Still atomic and durable: a killed worker
+    // leaves the old or the new state, and a resolved write is on disk.
+    // Closing the connection (when the lease ends) checkpoints the log
+    // into the database and removes it, so the next open has none to read.
+    let mode: String = conn
+        .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get(0))
+        .map_err(sql_error)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        // The pool's files are slots: keeping the journal file (zeroing
+        // its header) saves deleting and re-creating it, and a flush, on
+        // every commit.
+        conn.pragma_update(None, "journal_mode", "PERSIST")
+            .map_err(sql_error)?;
+    }
+    conn.pragma_update(None, "synchronous", "FULL")
+        .map_err(sql_error)?;
+    // Checkpoint every 2 MB of log (128 pages of 16 KB), so a crash leaves
+    // little to replay at the next open.
+    conn.pragma_update(None, "wal_autocheckpoint", 128)
         .map_err(sql_error)?;
     Ok(conn)
 }
@@ -191,7 +212,10 @@ pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
             }
             Err(_) => (Vec::new(), 0),
         };
+        // The connection above checkpointed its log as it closed; what a
+        // damaged database left in the sidecars is not exported.
         let _ = util.remove(&format!("{DB_FILE}-journal"));
+        let _ = util.remove(&format!("{DB_FILE}-wal"));
         let bytes = util
             .export_db(DB_FILE)
             .map_err(|e| opfs_error("reading the damaged database", e))?;
