@@ -4,9 +4,11 @@
 //! `state.db` (the CLI's storage). p50 / p95 of many writes each.
 //! Usage: `cargo run --release --example write_cost [locomo10.json]`
 //! (`ROUNDS=N` writes of each kind; `ONLY_MEMORY=1` skips the directory,
-//! for profiling the in-memory path.)
+//! for profiling the in-memory path; `ONLY_SQLITE=1` stops after the
+//! SQLite database in memory, the browser's path.)
 use std::time::Instant;
 
+use mnemo::storage::sqlite::SqliteStorage;
 use mnemo::storage::{run_ready, state::directory};
 use mnemo::{Config, Memory, MemoryStorage, Storage};
 use serde_json::json;
@@ -74,6 +76,22 @@ fn main() {
         return;
     }
 
+    // The browser's path: every blob in a SQLite database (in memory here,
+    // as the package's `"memory"` storage; OPFS and IndexedDB hold the
+    // same database).
+    let mut m = run_ready(Memory::open(
+        SqliteStorage::in_memory().unwrap(),
+        config.clone(),
+    ))
+    .unwrap()
+    .unwrap();
+    run_ready(m.import_markdown(&files)).unwrap().unwrap();
+    let sqlite = writes(&mut m, rounds);
+    if std::env::var_os("ONLY_SQLITE").is_some() {
+        println!("SQLite in memory: {sqlite:?}");
+        return;
+    }
+
     let dir = tempfile::tempdir().unwrap();
     let mut m = run_ready(Memory::open(directory(dir.path()).unwrap(), config))
         .unwrap()
@@ -83,7 +101,11 @@ fn main() {
 
     println!("| storage (native, release) | add | replace | remove |");
     println!("|---|---:|---:|---:|");
-    for (name, row) in [("blobs in memory", memory), ("directory + `state.db`", dir)] {
+    for (name, row) in [
+        ("blobs in memory", memory),
+        ("SQLite in memory (the browser's database)", sqlite),
+        ("directory + `state.db`", dir),
+    ] {
         let cells: Vec<String> = row
             .iter()
             .map(|(a, b)| format!("{a:.2} / {b:.2}"))

@@ -538,13 +538,11 @@ fn put_blob(conn: &Connection, name: &str, data: &[u8]) -> Result<()> {
 /// the unlikely case that a chunk's 64-bit name is taken by other bytes,
 /// when the blob is kept whole instead.
 fn put_chunks(conn: &Connection, name: &str, data: &[u8]) -> Result<bool> {
-    use sha2::{Digest, Sha256};
     let (min, avg, max) = CHUNK_SIZES;
     let mut ids = Vec::new();
     for chunk in fastcdc::v2020::FastCDC::new(data, min, avg, max) {
         let bytes = &data[chunk.offset..chunk.offset + chunk.length];
-        let digest = Sha256::digest(bytes);
-        let id = i64::from_be_bytes(digest[..8].try_into().expect("8 bytes"));
+        let id = chunk_id(bytes);
         let inserted = conn
             .prepare_cached(
                 "INSERT INTO chunks (id, data) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING",
@@ -564,6 +562,20 @@ fn put_chunks(conn: &Connection, name: &str, data: &[u8]) -> Result<bool> {
     }
     set_chunks(conn, name, &ids)?;
     Ok(true)
+}
+
+/// The name of a chunk: a fast 64-bit hash of its bytes. It need not
+/// resist crafted collisions: a chunk whose name is taken is compared byte
+/// for byte with the stored one, and a blob with a colliding chunk is kept
+/// whole (see [`put_chunks`]), so a collision costs space, never data.
+/// (Chunks of databases written with the SHA-256 names of earlier versions
+/// stay readable; a blob's next write renames them.)
+fn chunk_id(bytes: &[u8]) -> i64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    h.write(bytes);
+    h.write_usize(bytes.len());
+    h.finish() as i64
 }
 
 /// Makes `ids` the chunk list of `name`, rewriting it from the first
