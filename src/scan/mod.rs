@@ -23,6 +23,11 @@
 //!   forms and paraphrases match and lookalikes do not.
 //! - `secrets`: the token formats of well-known providers, high-entropy
 //!   values under key-like names.
+//! - `model`: a small learned layer behind the rules, a logistic regression
+//!   over hashed features with its weights compiled in. It reads only the
+//!   sentences around a rule's near-miss (a rule matched but for its last
+//!   step), only when no rule blocked the text, and adds a finding
+//!   `learned.score` in the near-miss's category.
 //!
 //! Cost: every step reads the text a fixed number of times (an
 //! Aho-Corasick automaton for code tokens, one hash lookup per word, a fixed
@@ -41,6 +46,7 @@ mod invisible;
 mod lexicon;
 mod literals;
 mod markup;
+#[doc(hidden)]
 pub mod model;
 mod normalize;
 mod rules;
