@@ -1095,7 +1095,8 @@ pub(super) fn find(norm: &Normalised, sk: &Skeleton, an: &Analysis, findings: &m
 
 #[cfg(test)]
 mod tests {
-    use crate::scan::scan;
+    // The rules alone: the learned layer is tested in `tests/scan_model.rs`.
+    use crate::scan::rules_verdict as scan;
 
     /// A role after a label's colon (where a decoded run is read in place)
     /// instructs only with more than words for the model.
@@ -1156,7 +1157,7 @@ mod tests {
     }
 
     fn ids(text: &str) -> Vec<&'static str> {
-        crate::scan::scan(text).ids()
+        crate::scan::rules_verdict(text).ids()
     }
 
     #[test]

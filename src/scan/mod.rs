@@ -23,6 +23,11 @@
 //!   forms and paraphrases match and lookalikes do not.
 //! - `secrets`: the token formats of well-known providers, high-entropy
 //!   values under key-like names.
+//! - `model`: a small learned layer behind the rules, a logistic regression
+//!   over hashed features with its weights compiled in. It reads only the
+//!   sentences around a rule's near-miss (a rule matched but for its last
+//!   step), only when no rule blocked the text, and adds a finding
+//!   `learned.score` in the near-miss's category.
 //!
 //! Cost: every step reads the text a fixed number of times (an
 //! Aho-Corasick automaton for code tokens, one hash lookup per word, a fixed
@@ -41,6 +46,8 @@ mod invisible;
 mod lexicon;
 mod literals;
 mod markup;
+#[doc(hidden)]
+pub mod model;
 mod normalize;
 mod rules;
 mod secrets;
@@ -57,7 +64,7 @@ pub const MAX_SCAN_BYTES: usize = 256 * 1024;
 /// The version of the rules: a verdict stored with an older version (the
 /// session messages' verdicts) is recomputed. Bumped whenever a rule, a
 /// normalisation or a category changes.
-pub const RULES_VERSION: u32 = 7;
+pub const RULES_VERSION: u32 = 8;
 
 /// What kind of threat a pattern catches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -194,6 +201,34 @@ impl Verdict {
 
 /// Scans `text`. Linear in its length; at most [`MAX_SCAN_BYTES`] are read.
 pub fn scan(text: &str) -> Verdict {
+    scan_with(text, Learned::IfClean).0
+}
+
+/// The rules' verdict alone, without the learned layer (see [`model`]):
+/// for tests of a rule, and the trainer.
+#[doc(hidden)]
+pub fn rules_verdict(text: &str) -> Verdict {
+    scan_with(text, Learned::Off).0
+}
+
+/// The rules' verdict and what the learned layer would read (whether or
+/// not the rules blocked the text): for the trainer.
+#[doc(hidden)]
+pub fn learned_input(text: &str) -> (Verdict, Option<model::Input>) {
+    scan_with(text, Learned::Always)
+}
+
+/// When the learned layer reads a text.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Learned {
+    Off,
+    /// Only when the rules found nothing: then it may block.
+    IfClean,
+    /// Always read, never block (the trainer's view).
+    Always,
+}
+
+fn scan_with(text: &str, learned: Learned) -> (Verdict, Option<model::Input>) {
     let mut end = text.len().min(MAX_SCAN_BYTES);
     while !text.is_char_boundary(end) {
         end -= 1;
@@ -202,12 +237,12 @@ pub fn scan(text: &str) -> Verdict {
     let raw = &text[..end];
     let mut findings = Vec::new();
     scan_invisible(raw, &mut findings);
-    let words = read(raw, &mut findings);
+    let (words, input) = read(raw, &mut findings, learned);
     // Encoded runs are read again decoded; what they hide is reported on
     // the run itself.
     for view in decode::views(raw, &words) {
         let mut inner = Vec::new();
-        let _ = read(&view.text, &mut inner);
+        let _ = read(&view.text, &mut inner, Learned::Off);
         for f in inner {
             if !findings.iter().any(|g| g.id == f.id) {
                 let raw_range = view.raw_range(f.start, f.end);
@@ -219,12 +254,29 @@ pub fn scan(text: &str) -> Verdict {
             }
         }
     }
-    findings.sort_by_key(|f| (f.start, f.end));
-    Verdict {
-        blocked: !findings.is_empty() || truncated,
-        findings,
-        truncated,
+    if learned == Learned::IfClean && findings.is_empty() && !truncated {
+        if let Some(input) = &input {
+            let m = model::Model::get();
+            if m.score(&input.features) >= m.threshold() {
+                findings.push(Finding {
+                    id: "learned.score",
+                    category: input.category,
+                    start: input.range.0,
+                    end: input.range.1,
+                    code_point: None,
+                });
+            }
+        }
     }
+    findings.sort_by_key(|f| (f.start, f.end));
+    (
+        Verdict {
+            blocked: !findings.is_empty() || truncated,
+            findings,
+            truncated,
+        },
+        input,
+    )
 }
 
 /// Whether `text` asks to be read whole in another form (rot13, reversed),
@@ -235,16 +287,26 @@ pub fn asks_for_whole_text_reading(text: &str) -> bool {
 }
 
 /// The rules over words, code, markup and secrets, on one text; returns
-/// its language view (the skeleton's text), where cues to decode are read.
-fn read(raw: &str, findings: &mut Vec<Finding>) -> String {
+/// its language view (the skeleton's text), where cues to decode are read,
+/// and the learned layer's input when `learned` asks for it.
+fn read(
+    raw: &str,
+    findings: &mut Vec<Finding>,
+    learned: Learned,
+) -> (String, Option<model::Input>) {
     let norm = normalise(raw);
     let pairs = Pairs::of(&norm.text);
     let sk = skeleton::skeleton(raw);
     let analysis = rules::analyse(raw, &norm, &sk);
-    rules::run_rules(&analysis.hits, findings);
+    let near = rules::run_rules(&analysis.hits, findings);
     markup::find(&norm, &sk, &analysis, findings);
     secrets::find(raw, &norm, &pairs, findings);
-    sk.text
+    let input = match learned {
+        Learned::Off => None,
+        Learned::IfClean if !findings.is_empty() => None,
+        _ => model::input(&sk, &analysis.hits, &near),
+    };
+    (sk.text, input)
 }
 
 #[cfg(test)]

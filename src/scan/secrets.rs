@@ -2037,7 +2037,7 @@ mod tests {
 
     /// The secret ids found in `text` by the whole scanner.
     fn secrets(text: &str) -> Vec<&'static str> {
-        crate::scan::scan(text)
+        crate::scan::rules_verdict(text)
             .findings
             .iter()
             .filter(|f| f.category == Category::Secret)
@@ -2059,7 +2059,7 @@ mod tests {
 
     /// The raw text of the finding `id` in `text`.
     fn found<'a>(id: &str, text: &'a str) -> &'a str {
-        let v = crate::scan::scan(text);
+        let v = crate::scan::rules_verdict(text);
         let f = v
             .findings
             .iter()

@@ -1,0 +1,304 @@
+//! The scanner's learned layer, trained: shared by the `scan_train`
+//! example (which writes `src/scan/model.bin`) and `tests/scan_model.rs`
+//! (which checks that the file is what this produces).
+//!
+//! Data: the development split (`tests/fixtures/scan/dev/`, four rounds)
+//! and the project corpus (`tests/fixtures/scan/attacks.jsonl`,
+//! `benign.jsonl`); never the held-out split, never LoCoMo. Hyperparameters
+//! and the threshold are chosen by leave-one-round-out cross-validation on
+//! the development split (the corpus stays in every training fold).
+//! Deterministic: a fixed seed, one thread, f64 arithmetic in a fixed
+//! order, weights quantised to i16.
+#![allow(dead_code)]
+
+use mnemo::scan::model::{norm, Model, BUCKETS};
+use serde_json::Value;
+
+/// One labelled line, as the scanner reads it.
+pub struct Example {
+    /// 0: the project corpus; 1–4: the development split's rounds.
+    pub round: u8,
+    pub attack: bool,
+    pub evasion: bool,
+    pub id: String,
+    /// Whether the rules alone refuse it.
+    pub rules: bool,
+    /// The learned layer's features (none: no near-miss).
+    pub features: Option<Vec<u32>>,
+}
+
+fn root() -> String {
+    format!("{}/tests/fixtures/scan", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn read_lines(path: &str) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect()
+}
+
+/// The rules' verdict and the model's input for a line (one text, or two
+/// parts written in one batch: each part and the two side by side).
+pub fn example(line: &Value, round: u8, attack: bool) -> Example {
+    let (rules, features) = match line.get("parts") {
+        Some(Value::Array(parts)) => {
+            let texts: Vec<&str> = parts.iter().filter_map(Value::as_str).collect();
+            let joined = mnemo::store::side_by_side(texts[0], texts[1]);
+            let (v, input) = mnemo::scan::learned_input(&joined);
+            let rules = v.blocked || texts.iter().any(|t| mnemo::scan::rules_verdict(t).blocked);
+            (rules, input)
+        }
+        _ => {
+            let (v, input) = mnemo::scan::learned_input(line["text"].as_str().unwrap_or(""));
+            (v.blocked, input)
+        }
+    };
+    Example {
+        round,
+        attack,
+        evasion: line["evasion"].as_str().is_some_and(|e| e != "none"),
+        id: line["id"].as_str().unwrap_or("?").to_string(),
+        rules,
+        features: features.map(|i| i.features),
+    }
+}
+
+/// Every line of the corpus and the development split.
+pub fn examples() -> Vec<Example> {
+    let mut out = Vec::new();
+    for (file, attack) in [("attacks.jsonl", true), ("benign.jsonl", false)] {
+        for line in read_lines(&format!("{}/{file}", root())) {
+            out.push(example(&line, 0, attack));
+        }
+    }
+    let dir = format!("{}/dev", root());
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    files.sort();
+    for name in files {
+        // `en-attacks.jsonl` is round 1, `ru3-benign.jsonl` round 3.
+        let stem = name.split('-').next().unwrap();
+        let round = stem
+            .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+            .parse()
+            .unwrap_or(1);
+        let attack = name.ends_with("attacks.jsonl");
+        for line in read_lines(&format!("{dir}/{name}")) {
+            out.push(example(&line, round, attack));
+        }
+    }
+    out
+}
+
+/// The trainer's hyperparameters.
+#[derive(Clone, Copy, Debug)]
+pub struct Params {
+    pub epochs: u32,
+    pub rate: f64,
+    pub l2: f64,
+}
+
+fn sigmoid(z: f64) -> f64 {
+    1.0 / (1.0 + (-z).exp())
+}
+
+/// Logistic regression by stochastic gradient descent over the examples
+/// that have features; returns the model file's bytes (threshold given).
+pub fn train(data: &[&Example], p: Params, threshold: f32) -> Vec<u8> {
+    let set: Vec<(&[u32], f64)> = data
+        .iter()
+        .filter_map(|e| {
+            e.features
+                .as_deref()
+                .map(|f| (f, if e.attack { 1.0 } else { 0.0 }))
+        })
+        .collect();
+    let mut w = vec![0.0f64; BUCKETS];
+    let mut b = 0.0f64;
+    let mut order: Vec<usize> = (0..set.len()).collect();
+    let mut seed: u64 = 0x005E_ED0F_5CA7;
+    for epoch in 0..p.epochs {
+        // Fisher–Yates with xorshift.
+        for i in (1..order.len()).rev() {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            order.swap(i, (seed % (i as u64 + 1)) as usize);
+        }
+        let rate = p.rate / (1.0 + f64::from(epoch) * 0.2);
+        for &k in &order {
+            let (f, y) = set[k];
+            let s = f64::from(norm(f.len()));
+            let z = b + f.iter().map(|&i| w[i as usize]).sum::<f64>() * s;
+            let g = sigmoid(z) - y;
+            b -= rate * g;
+            for &i in f {
+                let wi = &mut w[i as usize];
+                *wi -= rate * (g * s + p.l2 * *wi);
+            }
+        }
+    }
+    let max = w.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1e-9);
+    let scale = max / 32767.0;
+    let mut out = Vec::with_capacity(24 + 2 * BUCKETS);
+    out.extend_from_slice(b"MNSM");
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
+    out.extend_from_slice(&(scale as f32).to_le_bytes());
+    out.extend_from_slice(&(b as f32).to_le_bytes());
+    out.extend_from_slice(&threshold.to_le_bytes());
+    for x in &w {
+        out.extend_from_slice(&((x / scale).round() as i16).to_le_bytes());
+    }
+    out
+}
+
+/// Out-of-fold scores: each development round scored by a model trained
+/// on the others and the corpus. `None` for a line without features.
+pub fn cross_validate(data: &[Example], p: Params) -> Vec<Option<f32>> {
+    let mut scores = vec![None; data.len()];
+    for fold in 1..=4u8 {
+        let train_on: Vec<&Example> = data.iter().filter(|e| e.round != fold).collect();
+        let bytes = train(&train_on, p, 0.0);
+        let m = Model::parse(&bytes).unwrap();
+        for (i, e) in data.iter().enumerate() {
+            if e.round == fold {
+                scores[i] = e.features.as_deref().map(|f| m.score(f));
+            }
+        }
+    }
+    scores
+}
+
+/// Blocked counts on the development split at a threshold: (ordinary
+/// attacks, evasions, lookalikes) blocked, and their totals.
+pub fn counts(data: &[Example], scores: &[Option<f32>], t: f32) -> [(usize, usize); 3] {
+    let mut c = [(0, 0); 3];
+    for (e, s) in data.iter().zip(scores) {
+        if e.round == 0 {
+            continue;
+        }
+        let k = match (e.attack, e.evasion) {
+            (true, false) => 0,
+            (true, true) => 1,
+            _ => 2,
+        };
+        let blocked = e.rules || s.is_some_and(|s| s >= t);
+        c[k].0 += usize::from(blocked);
+        c[k].1 += 1;
+    }
+    c
+}
+
+/// Lookalikes of the development split the learned layer may add, out of
+/// fold: one in 500.
+pub const FP_BUDGET_PER_MILLE: usize = 2;
+
+/// The lowest threshold at which the out-of-fold lookalikes the model adds
+/// stay within the budget.
+pub fn threshold(data: &[Example], scores: &[Option<f32>]) -> f32 {
+    let benign = data.iter().filter(|e| e.round > 0 && !e.attack).count();
+    let budget = benign * FP_BUDGET_PER_MILLE / 1000;
+    let mut added: Vec<f32> = data
+        .iter()
+        .zip(scores)
+        .filter(|(e, _)| e.round > 0 && !e.attack && !e.rules)
+        .filter_map(|(_, s)| *s)
+        .collect();
+    added.sort_by(|a, b| b.total_cmp(a));
+    // Just above the (budget+1)-th highest lookalike score.
+    added.get(budget).map_or(0.0, |s| next_up(*s))
+}
+
+fn next_up(x: f32) -> f32 {
+    if x >= 0.0 {
+        f32::from_bits(x.to_bits() + 1)
+    } else {
+        f32::from_bits(x.to_bits() - 1)
+    }
+}
+
+/// The hyperparameters tried, in order.
+pub const GRID: [Params; 3] = [
+    Params {
+        epochs: 12,
+        rate: 0.5,
+        l2: 1e-5,
+    },
+    Params {
+        epochs: 30,
+        rate: 0.5,
+        l2: 1e-5,
+    },
+    Params {
+        epochs: 30,
+        rate: 0.5,
+        l2: 1e-4,
+    },
+];
+
+/// A threshold no lower than this: the LoCoMo cap (the learned layer adds
+/// at most three blocked turns of LoCoMo's 5,882 over the rules), found
+/// with `scan_train -- --locomo` and recorded here so that training does
+/// not read LoCoMo. LoCoMo is a constraint, never training data.
+pub const LOCOMO_FLOOR: f32 = 3.3509;
+
+/// Blocked and total: ordinary attacks, evasions, lookalikes.
+pub type Counts = [(usize, usize); 3];
+
+/// Called with each grid entry's model trained on everything (to explore).
+pub type Hook<'a> = Option<&'a dyn Fn(Params, &[u8])>;
+
+/// What the trainer settles on.
+pub struct Trained {
+    pub bytes: Vec<u8>,
+    pub params: Params,
+    /// The threshold: the cross-validated one, raised to the LoCoMo floor.
+    pub threshold: f32,
+    /// Per grid entry: its cross-validated threshold and counts there.
+    pub report: Vec<(Params, f32, Counts)>,
+    /// The chosen entry's cross-validated counts at the final threshold.
+    pub chosen: [(usize, usize); 3],
+    pub rules_only: [(usize, usize); 3],
+}
+
+/// Cross-validates the grid, picks the entry that blocks most attacks
+/// within the lookalike budget, raises its threshold to the LoCoMo floor
+/// and trains it on everything.
+pub fn run(data: &[Example], hook: Hook) -> Trained {
+    let none = vec![None; data.len()];
+    let rules_only = counts(data, &none, 0.0);
+    let mut report = Vec::new();
+    let mut best: Option<(usize, Params, f32, Vec<Option<f32>>)> = None;
+    for p in GRID {
+        let scores = cross_validate(data, p);
+        let t = threshold(data, &scores);
+        let c = counts(data, &scores, t);
+        report.push((p, t, c));
+        if let Some(hook) = &hook {
+            let all: Vec<&Example> = data.iter().collect();
+            hook(p, &train(&all, p, t));
+        }
+        let caught = c[0].0 + c[1].0;
+        if best.as_ref().is_none_or(|b| caught > b.0) {
+            best = Some((caught, p, t, scores));
+        }
+    }
+    let (_, params, t, scores) = best.unwrap();
+    let threshold = t.max(LOCOMO_FLOOR);
+    let all: Vec<&Example> = data.iter().collect();
+    Trained {
+        bytes: train(&all, params, threshold),
+        params,
+        threshold,
+        report,
+        chosen: counts(data, &scores, threshold),
+        rules_only,
+    }
+}
