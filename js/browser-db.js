@@ -69,8 +69,18 @@ function idbError(what, e) {
   return fail("storage", `IndexedDB failed while ${what}: ${e?.message ?? e}`, e);
 }
 
+/** Open connections by memory name: opening one costs more than a save. */
+const connections = new Map();
+
+/**
+ * Memory `name`'s IndexedDB database, opened once per context and kept:
+ * it closes itself when another context deletes or upgrades it (and is
+ * opened again on the next call).
+ */
 function idbOpen(name) {
-  return new Promise((resolve, reject) => {
+  const cached = connections.get(name);
+  if (cached) return cached;
+  const opening = new Promise((resolve, reject) => {
     let req;
     try {
       req = indexedDB.open(PREFIX + name, 1);
@@ -81,14 +91,44 @@ function idbOpen(name) {
     req.onupgradeneeded = () => req.result.createObjectStore("db");
     req.onsuccess = () => {
       const db = req.result;
+      const forget = () => {
+        if (connections.get(name) === opening) connections.delete(name);
+      };
       // Another tab deleting this memory must not wait for us.
-      db.onversionchange = () => db.close();
+      db.onversionchange = () => {
+        forget();
+        db.close();
+      };
+      db.onclose = forget;
       resolve(db);
     };
     req.onerror = () => reject(idbError("opening the database", req.error));
     req.onblocked = () =>
       reject(fail("locked", `IndexedDB database ${PREFIX + name} is blocked by another tab`));
   });
+  connections.set(name, opening);
+  opening.catch(() => {
+    if (connections.get(name) === opening) connections.delete(name);
+  });
+  return opening;
+}
+
+/**
+ * Runs `f(db)` on memory `name`'s open database; once more on a fresh
+ * connection if the kept one was closed under it (InvalidStateError).
+ */
+async function withDb(name, f) {
+  const db = await idbOpen(name);
+  try {
+    return await f(db);
+  } catch (e) {
+    if (e?.name !== "InvalidStateError") throw e;
+    if (connections.get(name)) connections.delete(name);
+    try {
+      db.close();
+    } catch {}
+    return f(await idbOpen(name));
+  }
 }
 
 function idbRequest(req, what) {
@@ -100,20 +140,16 @@ function idbRequest(req, what) {
 
 /** The change counter stored with the image, or -1 when there is none. */
 export async function idbVersion(name) {
-  const db = await idbOpen(name);
-  try {
+  return withDb(name, async (db) => {
     const tx = db.transaction("db", "readonly");
     const v = await idbRequest(tx.objectStore("db").get("version"), "reading the version");
     return typeof v === "number" ? v : -1;
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /** The stored image `{version, bytes}`, or null. */
 export async function idbLoad(name) {
-  const db = await idbOpen(name);
-  try {
+  return withDb(name, async (db) => {
     const store = db.transaction("db", "readonly").objectStore("db");
     const [version, bytes] = await Promise.all([
       idbRequest(store.get("version"), "reading the version"),
@@ -121,9 +157,7 @@ export async function idbLoad(name) {
     ]);
     if (typeof version !== "number" || !(bytes instanceof Uint8Array)) return null;
     return { version, bytes };
-  } finally {
-    db.close();
-  }
+  });
 }
 
 /**
@@ -131,13 +165,14 @@ export async function idbLoad(name) {
  * browser reports it durable ("strict" durability where supported).
  */
 export async function idbSave(name, version, bytes) {
-  const db = await idbOpen(name);
-  try {
-    await new Promise((resolve, reject) => {
+  return withDb(name, (db) =>
+    new Promise((resolve, reject) => {
       let tx;
       try {
         tx = db.transaction("db", "readwrite", { durability: "strict" });
-      } catch {
+      } catch (e) {
+        // A closed connection: let withDb open it again.
+        if (e?.name === "InvalidStateError") throw e;
         tx = db.transaction("db", "readwrite");
       }
       tx.oncomplete = () => resolve();
@@ -155,10 +190,8 @@ export async function idbSave(name, version, bytes) {
         } catch {}
         reject(idbError("saving the database", e));
       }
-    });
-  } finally {
-    db.close();
-  }
+    }),
+  );
 }
 
 async function opfsRoot(create) {
@@ -255,15 +288,12 @@ export function later(ms, f) {
 
 /** Keeps `bytes` under record `key` of memory `name`'s IndexedDB database. */
 export async function idbKeep(name, key, bytes) {
-  const db = await idbOpen(name);
-  try {
-    await new Promise((resolve, reject) => {
+  return withDb(name, (db) =>
+    new Promise((resolve, reject) => {
       const tx = db.transaction("db", "readwrite");
       tx.objectStore("db").put(bytes, key);
       tx.oncomplete = () => resolve();
       tx.onabort = () => reject(idbError("keeping the damaged database", tx.error));
-    });
-  } finally {
-    db.close();
-  }
+    }),
+  );
 }
