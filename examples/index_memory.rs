@@ -5,7 +5,8 @@
 //! after the build and the build's peak (a counting global allocator), then
 //! a checksum of the top 10 (doc ids and score bits) of every LoCoMo
 //! question on the per-conversation indexes and on the 100k index: a change
-//! to the index's layout must leave it unchanged. Usage:
+//! to the index's layout must leave it unchanged. `SMALL_ONLY=1`: the
+//! per-conversation indexes alone (for a profiler). Usage:
 //! `cargo run --release --example index_memory -- ../shared/locomo/locomo10.json`
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hash::Hasher;
@@ -60,13 +61,21 @@ fn mib(bytes: usize) -> String {
     format!("{:.1} MiB", bytes as f64 / (1024.0 * 1024.0))
 }
 
-/// Folds the top 10 of `query` into `hash`.
+/// Folds the top 10 of `query` into `hash` (not inlined: a profiler can
+/// count the queries apart, e.g. `valgrind --tool=callgrind --toggle-collect='*fold*'`).
+#[inline(never)]
 fn fold(hash: &mut rustc_hash::FxHasher, index: &Index, analyzer: &Analyzer, query: &str) {
     for hit in index.search(analyzer, query, 10) {
         hash.write_u64(hit.doc as u64);
         hash.write_u32(hit.score.to_bits());
     }
     hash.write_u8(0xff);
+}
+
+/// The index of `docs` (not inlined, as `fold`).
+#[inline(never)]
+fn build(analyzer: &Analyzer, docs: &[&str]) -> Index {
+    Index::build(analyzer, docs)
 }
 
 fn main() {
@@ -86,12 +95,16 @@ fn main() {
     let mut small = rustc_hash::FxHasher::default();
     for conv in &conversations {
         let docs: Vec<&str> = conv.turns.iter().map(|t| t.document.as_str()).collect();
-        let index = Index::build(&analyzer, &docs);
+        let index = build(&analyzer, &docs);
         for q in conv.questions.iter().filter(|q| !q.evidence.is_empty()) {
             fold(&mut small, &index, &analyzer, &q.text);
         }
     }
 
+    if std::env::var_os("SMALL_ONLY").is_some() {
+        println!("small indexes: checksum {:016x}", small.finish());
+        return;
+    }
     let notes: Vec<String> = (0..BIG_N)
         .map(|i| format!("{} ({i})", turns[i % turns.len()]))
         .collect();

@@ -385,6 +385,13 @@ impl Terms {
         &self.text[self.bounds[i] as usize..self.bounds[i + 1] as usize]
     }
 
+    /// The text of term `id` as bytes (no char-boundary checks: a lookup
+    /// compares bytes).
+    fn bytes(&self, id: u32) -> &[u8] {
+        let i = id as usize;
+        &self.text.as_bytes()[self.bounds[i] as usize..self.bounds[i + 1] as usize]
+    }
+
     fn home(&self, term: &str) -> usize {
         let mut h = rustc_hash::FxHasher::default();
         h.write(term.as_bytes());
@@ -399,7 +406,7 @@ impl Terms {
         loop {
             match self.slots[i] {
                 0 => return Err(i),
-                s if self.text(s - 1) == term => return Ok(s - 1),
+                s if self.bytes(s - 1) == term.as_bytes() => return Ok(s - 1),
                 _ => i = (i + 1) & mask,
             }
         }
@@ -520,6 +527,9 @@ struct Cursor<'a> {
     read: usize,
     doc: u32,
     tf: u32,
+    /// Positions ahead of `pos_at` that belong to postings already passed
+    /// (skipped only when positions are read: most never are).
+    behind: u32,
     /// Whether the current posting's positions are still ahead of `pos_at`.
     pending: bool,
 }
@@ -533,6 +543,7 @@ impl<'a> Cursor<'a> {
             read: 0,
             doc: 0,
             tf: 0,
+            behind: 0,
             pending: false,
         }
     }
@@ -540,9 +551,7 @@ impl<'a> Cursor<'a> {
     /// Moves to the next posting; `false` at the end.
     fn next(&mut self) -> bool {
         if self.pending {
-            for _ in 0..self.tf {
-                skip_varint(self.list.positions, &mut self.pos_at);
-            }
+            self.behind += self.tf;
         }
         if self.at >= self.list.docs.len() {
             self.pending = false;
@@ -579,6 +588,7 @@ impl<'a> Cursor<'a> {
             self.at = field(1) as usize;
             self.pos_at = field(2) as usize;
             self.read = (k + 1) * SKIP_BLOCK;
+            self.behind = 0;
             self.pending = false;
             k += 1;
         }
@@ -595,6 +605,13 @@ impl<'a> Cursor<'a> {
     /// The current posting's positions, into `out`.
     fn positions(&mut self, out: &mut Vec<u32>) {
         out.clear();
+        let positions = self.list.positions;
+        while self.behind > 0 {
+            if positions[self.pos_at] < 0x80 {
+                self.behind -= 1;
+            }
+            self.pos_at += 1;
+        }
         let mut p = 0;
         for _ in 0..self.tf {
             p += get_varint(self.list.positions, &mut self.pos_at) as u32;
@@ -840,9 +857,13 @@ impl Index {
         let mut first = [0u8; 4];
         let first = q[0].encode_utf8(&mut first);
         let vocabulary = self.vocabulary.get_or_init(|| {
-            let mut v: Vec<u32> = (0..self.terms.len() as u32).collect();
-            v.sort_unstable_by(|&x, &y| self.terms.text(x).cmp(self.terms.text(y)));
-            v
+            // Sorted as (text, id) pairs (each comparison then reads the
+            // text directly), kept as ids.
+            let mut v: Vec<(&str, u32)> = (0..self.terms.len() as u32)
+                .map(|id| (self.terms.text(id), id))
+                .collect();
+            v.sort_unstable();
+            v.into_iter().map(|(_, id)| id).collect()
         });
         let start = vocabulary.partition_point(|&id| self.terms.text(id) < &*first);
         let mut best: Option<(usize, usize, u32)> = None; // (edits, -df, id)
