@@ -482,7 +482,9 @@ fn varint_len(mut v: u64) -> usize {
     n
 }
 
-#[inline]
+// Always inlined: the release build optimises for size ("s"), and a call
+// per posting would cost more than the decode.
+#[inline(always)]
 fn get_varint(bytes: &[u8], at: &mut usize) -> u64 {
     let b = bytes[*at];
     *at += 1;
@@ -549,6 +551,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Moves to the next posting; `false` at the end.
+    #[inline(always)]
     fn next(&mut self) -> bool {
         if self.pending {
             self.behind += self.tf;
@@ -661,6 +664,7 @@ impl Index {
     }
 
     /// The postings of term `id`.
+    #[inline(always)]
     fn list(&self, id: u32) -> List<'_> {
         let (start, end) = (
             self.post_start[id as usize] as usize,
