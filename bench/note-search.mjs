@@ -52,8 +52,9 @@ try {
   console.error(`bench: a peer library is missing (${e.message.split("\n")[0]}): run npm install in ${root}`);
   process.exit(1);
 }
+// The peers are installed in bench/node_modules (bench/package.json).
 const version = (name) =>
-  JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")).version;
+  JSON.parse(readFileSync(join(root, "bench", "node_modules", name, "package.json"), "utf8")).version;
 const mnemoVersion = JSON.parse(readFileSync(join(root, "pkg", "package.json"), "utf8")).version;
 
 const args = process.argv.slice(2);

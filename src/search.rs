@@ -32,6 +32,8 @@
 //!
 //! Ties are broken by entry order, so ranking is deterministic.
 
+use std::hash::Hasher;
+
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::text::Analyzer;
@@ -47,14 +49,6 @@ pub const PHRASE_WINDOW: u32 = 2;
 
 /// Query terms beyond this many are ignored (a pasted log is not a query).
 pub const MAX_QUERY_TERMS: usize = 64;
-
-#[derive(Clone, Copy, Debug)]
-struct Posting {
-    doc: u32,
-    /// Offset of this posting's positions in `Index::positions`.
-    start: u32,
-    tf: u32,
-}
 
 /// The ranking parameters (see the module docs for why the defaults).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -86,20 +80,42 @@ impl Default for Params {
     }
 }
 
+/// Postings of a term in more than this many documents carry a skip
+/// table with an entry every this many postings, so that finding one
+/// document in a long list (the proximity bonus) does not decode it from
+/// the start.
+const SKIP_BLOCK: usize = 32;
+/// Bytes of one skip entry: the document of the block's last posting, and
+/// where the next posting starts in the document and position parts.
+const SKIP_ENTRY: usize = 12;
+
 /// A BM25 index over a list of documents (the entries of a store).
+///
+/// Compact, as it is held for as long as its store (and in wasm, memory
+/// once grown is never given back): the vocabulary is one string, and the
+/// postings of all terms one byte array of varints. The postings of a term
+/// are `varint(length of the document part)`, then the document part (per
+/// document: `varint(gap << 1 | tf == 1)`, then `varint(tf)` unless it is
+/// 1), then the position part (per document: the first position, then the
+/// gaps), then, for a term in more than 32 documents, a skip table (an
+/// entry every 32 postings).
 #[derive(Debug, Default)]
 pub struct Index {
     params: Params,
     doc_len: Vec<u32>,
     avg_len: f32,
-    term_ids: FxHashMap<Box<str>, u32>,
+    terms: Terms,
     /// Term ids sorted by term text, for typo-tolerant lookup; built on
     /// the first query that needs it.
-    vocabulary: std::cell::OnceCell<Vec<(Box<str>, u32)>>,
-    postings: Vec<Vec<Posting>>,
-    positions: Vec<u32>,
-    /// Distinct term ids of each document (`doc_start[d]..doc_start[d+1]`).
-    doc_terms: Vec<u32>,
+    vocabulary: std::cell::OnceCell<Vec<u32>>,
+    /// Number of documents each term is in.
+    df: Vec<u32>,
+    /// The postings of term `t` are `postings[post_start[t]..post_start[t + 1]]`.
+    post_start: Vec<u32>,
+    postings: Vec<u8>,
+    /// Distinct term ids of each document, ascending, as varint gaps
+    /// (`doc_terms[doc_start[d]..doc_start[d + 1]]`): what feedback reads.
+    doc_terms: Vec<u8>,
     doc_start: Vec<u32>,
 }
 
@@ -112,57 +128,510 @@ pub struct Hit {
     pub score: f32,
 }
 
+/// Builds an [`Index`] one document at a time, so that the caller need not
+/// hold every text at once beside the index being built.
+///
+/// ```
+/// use mnemo::search::IndexBuilder;
+/// use mnemo::text::Analyzer;
+///
+/// let analyzer = Analyzer::new();
+/// let mut builder = IndexBuilder::new(&analyzer);
+/// for note in ["staging server runs Debian", "the cat sat on the mat"] {
+///     builder.add(note);
+/// }
+/// let index = builder.finish();
+/// assert_eq!(index.search(&analyzer, "server", 10)[0].doc, 0);
+/// ```
+#[derive(Debug)]
+pub struct IndexBuilder<'a> {
+    analyzer: &'a Analyzer,
+    terms: Terms,
+    df: Vec<u32>,
+    /// Per term: the last document it was seen in (for the gaps).
+    last_doc: Vec<u32>,
+    /// Per term: bytes of its document part and of its position part.
+    doc_bytes: Vec<u32>,
+    pos_bytes: Vec<u32>,
+    /// Each document's postings in the order of `doc_terms`, already
+    /// encoded (document part, then positions); `finish` moves them to
+    /// their terms.
+    stream: Vec<u8>,
+    doc_terms: Vec<u8>,
+    doc_start: Vec<u32>,
+    doc_len: Vec<u32>,
+    total: u64,
+    pairs: Vec<(u32, u32)>,
+}
+
+impl<'a> IndexBuilder<'a> {
+    /// An empty builder analysing with `analyzer`.
+    pub fn new(analyzer: &'a Analyzer) -> IndexBuilder<'a> {
+        IndexBuilder {
+            analyzer,
+            terms: Terms::default(),
+            df: Vec::new(),
+            last_doc: Vec::new(),
+            doc_bytes: Vec::new(),
+            pos_bytes: Vec::new(),
+            stream: Vec::new(),
+            doc_terms: Vec::new(),
+            doc_start: Vec::new(),
+            doc_len: Vec::new(),
+            total: 0,
+            pairs: Vec::new(),
+        }
+    }
+
+    /// Adds the next document (its [`Hit::doc`] is the number added before it).
+    pub fn add(&mut self, text: &str) {
+        let doc = self.doc_len.len() as u32;
+        let IndexBuilder {
+            terms,
+            df,
+            last_doc,
+            doc_bytes,
+            pos_bytes,
+            pairs,
+            ..
+        } = self;
+        pairs.clear();
+        self.analyzer.analyze(text, |term, pos, stop| {
+            if stop {
+                return;
+            }
+            let (id, new) = terms.intern(term);
+            if new {
+                df.push(0);
+                last_doc.push(0);
+                doc_bytes.push(0);
+                pos_bytes.push(0);
+            }
+            pairs.push((id, pos));
+        });
+        self.doc_len.push(pairs.len() as u32);
+        self.total += pairs.len() as u64;
+        pairs.sort_unstable();
+        self.doc_start.push(self.doc_terms.len() as u32);
+        let (mut i, mut prev_id) = (0, 0);
+        while i < pairs.len() {
+            let id = pairs[i].0;
+            let t = id as usize;
+            let tf = pairs[i..].iter().take_while(|p| p.0 == id).count();
+            put_varint(&mut self.doc_terms, u64::from(id - prev_id));
+            prev_id = id;
+            let before = self.stream.len();
+            let gap = doc - self.last_doc[t];
+            put_varint(&mut self.stream, u64::from(gap) << 1 | u64::from(tf == 1));
+            if tf != 1 {
+                put_varint(&mut self.stream, tf as u64);
+            }
+            let middle = self.stream.len();
+            let mut prev_pos = 0;
+            for &(_, pos) in &pairs[i..i + tf] {
+                put_varint(&mut self.stream, u64::from(pos - prev_pos));
+                prev_pos = pos;
+            }
+            self.doc_bytes[t] += (middle - before) as u32;
+            self.pos_bytes[t] += (self.stream.len() - middle) as u32;
+            self.last_doc[t] = doc;
+            self.df[t] += 1;
+            i += tf;
+        }
+    }
+
+    /// The index of the documents added.
+    pub fn finish(self) -> Index {
+        let IndexBuilder {
+            mut terms,
+            mut df,
+            last_doc,
+            doc_bytes,
+            pos_bytes,
+            mut stream,
+            mut doc_terms,
+            mut doc_start,
+            mut doc_len,
+            total,
+            pairs,
+            ..
+        } = self;
+        drop((pairs, last_doc));
+        doc_start.push(doc_terms.len() as u32);
+        // Give back the growth slack before the postings are laid out.
+        for v in [&mut df, &mut doc_start, &mut doc_len] {
+            v.shrink_to_fit();
+        }
+        doc_terms.shrink_to_fit();
+        stream.shrink_to_fit();
+        terms.shrink();
+
+        // Lay out each term's postings; `cursor` then says where its next
+        // document and positions go, `written` how many it has.
+        let n_terms = df.len();
+        let mut post_start = Vec::with_capacity(n_terms + 1);
+        let mut size = 0usize;
+        for t in 0..n_terms {
+            post_start.push(size as u32);
+            let doc_part = doc_bytes[t] as usize;
+            size += varint_len(doc_part as u64) + doc_part + pos_bytes[t] as usize;
+            size += skip_entries(df[t] as usize) * SKIP_ENTRY;
+        }
+        post_start.push(size as u32);
+        let mut postings = vec![0u8; size];
+        let mut doc_cursor = doc_bytes;
+        let mut pos_cursor = pos_bytes;
+        for t in 0..n_terms {
+            let mut at = post_start[t] as usize;
+            let doc_part = doc_cursor[t];
+            put_varint_at(&mut postings, &mut at, u64::from(doc_part));
+            doc_cursor[t] = at as u32;
+            pos_cursor[t] = at as u32 + doc_part;
+        }
+        let mut written = vec![0u32; n_terms];
+        let mut s = 0;
+        for d in 0..doc_len.len() {
+            let list = &doc_terms[doc_start[d] as usize..doc_start[d + 1] as usize];
+            let (mut at, mut id) = (0, 0usize);
+            while at < list.len() {
+                id += get_varint(list, &mut at) as usize;
+                let start = s;
+                let v = get_varint(&stream, &mut s);
+                let tf = if v & 1 == 1 {
+                    1
+                } else {
+                    get_varint(&stream, &mut s)
+                };
+                let middle = s;
+                for _ in 0..tf {
+                    skip_varint(&stream, &mut s);
+                }
+                let (dc, pc) = (doc_cursor[id] as usize, pos_cursor[id] as usize);
+                postings[dc..dc + middle - start].copy_from_slice(&stream[start..middle]);
+                postings[pc..pc + s - middle].copy_from_slice(&stream[middle..s]);
+                doc_cursor[id] = (dc + middle - start) as u32;
+                pos_cursor[id] = (pc + s - middle) as u32;
+                written[id] += 1;
+                let n = written[id] as usize;
+                if n.is_multiple_of(SKIP_BLOCK) && n < df[id] as usize {
+                    // The skip entry for the block just completed.
+                    let region = post_start[id] as usize;
+                    let mut docs_at = region;
+                    let doc_part = get_varint(&postings, &mut docs_at) as usize;
+                    let entries = skip_entries(df[id] as usize);
+                    let entry =
+                        post_start[id + 1] as usize - (entries - (n / SKIP_BLOCK - 1)) * SKIP_ENTRY;
+                    let fields = [
+                        d as u32,
+                        doc_cursor[id] - docs_at as u32,
+                        pos_cursor[id] - (docs_at + doc_part) as u32,
+                    ];
+                    for (k, f) in fields.into_iter().enumerate() {
+                        postings[entry + 4 * k..entry + 4 * k + 4]
+                            .copy_from_slice(&f.to_le_bytes());
+                    }
+                }
+            }
+        }
+        drop((stream, written, doc_cursor, pos_cursor));
+        let n_docs = doc_len.len();
+        Index {
+            params: Params::default(),
+            doc_len,
+            avg_len: if n_docs == 0 {
+                0.0
+            } else {
+                total as f32 / n_docs as f32
+            },
+            terms,
+            vocabulary: std::cell::OnceCell::new(),
+            df,
+            post_start,
+            postings,
+            doc_terms,
+            doc_start,
+        }
+    }
+}
+
+/// Skip entries of a list of `df` postings: one after every full block
+/// that has a posting after it.
+fn skip_entries(df: usize) -> usize {
+    if df > SKIP_BLOCK {
+        (df - 1) / SKIP_BLOCK
+    } else {
+        0
+    }
+}
+
+/// The vocabulary: every term's text in one string, and an open-addressing
+/// table (linear probing) from text to id.
+#[derive(Debug, Default)]
+struct Terms {
+    text: String,
+    /// Term `i` is `text[bounds[i]..bounds[i + 1]]` (empty until the first term).
+    bounds: Vec<u32>,
+    /// Id + 1 of the term at each slot (0: empty); a power of two long.
+    slots: Vec<u32>,
+}
+
+impl Terms {
+    fn len(&self) -> usize {
+        self.bounds.len().saturating_sub(1)
+    }
+
+    fn text(&self, id: u32) -> &str {
+        let i = id as usize;
+        &self.text[self.bounds[i] as usize..self.bounds[i + 1] as usize]
+    }
+
+    /// The text of term `id` as bytes (no char-boundary checks: a lookup
+    /// compares bytes).
+    fn bytes(&self, id: u32) -> &[u8] {
+        let i = id as usize;
+        &self.text.as_bytes()[self.bounds[i] as usize..self.bounds[i + 1] as usize]
+    }
+
+    fn home(&self, term: &str) -> usize {
+        let mut h = rustc_hash::FxHasher::default();
+        h.write(term.as_bytes());
+        let h = h.finish().wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 32) as usize & (self.slots.len() - 1)
+    }
+
+    /// The id of `term`, or the empty slot where it would go.
+    fn find(&self, term: &str) -> Result<u32, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = self.home(term);
+        loop {
+            match self.slots[i] {
+                0 => return Err(i),
+                s if self.bytes(s - 1) == term.as_bytes() => return Ok(s - 1),
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    fn get(&self, term: &str) -> Option<u32> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        self.find(term).ok()
+    }
+
+    /// The id of `term`, adding it if new (then `true`).
+    fn intern(&mut self, term: &str) -> (u32, bool) {
+        if (self.len() + 1) * 8 > self.slots.len() * 7 {
+            self.grow();
+        }
+        match self.find(term) {
+            Ok(id) => (id, false),
+            Err(slot) => {
+                if self.bounds.is_empty() {
+                    self.bounds.push(0);
+                }
+                let id = self.len() as u32;
+                self.text.push_str(term);
+                self.bounds.push(self.text.len() as u32);
+                self.slots[slot] = id + 1;
+                (id, true)
+            }
+        }
+    }
+
+    fn grow(&mut self) {
+        let size = (self.slots.len() * 2).max(64);
+        self.slots = vec![0; size];
+        for id in 0..self.len() as u32 {
+            if let Err(slot) = self.find(self.text(id)) {
+                self.slots[slot] = id + 1;
+            }
+        }
+    }
+
+    fn shrink(&mut self) {
+        self.text.shrink_to_fit();
+        self.bounds.shrink_to_fit();
+    }
+}
+
+fn put_varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn put_varint_at(out: &mut [u8], at: &mut usize, mut v: u64) {
+    while v >= 0x80 {
+        out[*at] = v as u8 | 0x80;
+        *at += 1;
+        v >>= 7;
+    }
+    out[*at] = v as u8;
+    *at += 1;
+}
+
+fn varint_len(mut v: u64) -> usize {
+    let mut n = 1;
+    while v >= 0x80 {
+        v >>= 7;
+        n += 1;
+    }
+    n
+}
+
+// Always inlined: the release build optimises for size ("s"), and a call
+// per posting would cost more than the decode.
+#[inline(always)]
+fn get_varint(bytes: &[u8], at: &mut usize) -> u64 {
+    let b = bytes[*at];
+    *at += 1;
+    if b < 0x80 {
+        return u64::from(b);
+    }
+    let mut v = u64::from(b & 0x7f);
+    let mut shift = 7;
+    loop {
+        let b = bytes[*at];
+        *at += 1;
+        v |= u64::from(b & 0x7f) << shift;
+        if b < 0x80 {
+            return v;
+        }
+        shift += 7;
+    }
+}
+
+#[inline]
+fn skip_varint(bytes: &[u8], at: &mut usize) {
+    while bytes[*at] >= 0x80 {
+        *at += 1;
+    }
+    *at += 1;
+}
+
+/// The postings of one term, split into their parts.
+#[derive(Clone, Copy)]
+struct List<'a> {
+    docs: &'a [u8],
+    positions: &'a [u8],
+    skips: &'a [u8],
+}
+
+/// A reader of a term's postings in document order.
+struct Cursor<'a> {
+    list: List<'a>,
+    at: usize,
+    pos_at: usize,
+    /// Postings read so far; the current one is the last of them.
+    read: usize,
+    doc: u32,
+    tf: u32,
+    /// Positions ahead of `pos_at` that belong to postings already passed
+    /// (skipped only when positions are read: most never are).
+    behind: u32,
+    /// Whether the current posting's positions are still ahead of `pos_at`.
+    pending: bool,
+}
+
+impl<'a> Cursor<'a> {
+    fn new(list: List<'a>) -> Cursor<'a> {
+        Cursor {
+            list,
+            at: 0,
+            pos_at: 0,
+            read: 0,
+            doc: 0,
+            tf: 0,
+            behind: 0,
+            pending: false,
+        }
+    }
+
+    /// Moves to the next posting; `false` at the end.
+    #[inline(always)]
+    fn next(&mut self) -> bool {
+        if self.pending {
+            self.behind += self.tf;
+        }
+        if self.at >= self.list.docs.len() {
+            self.pending = false;
+            return false;
+        }
+        let v = get_varint(self.list.docs, &mut self.at);
+        self.doc += (v >> 1) as u32;
+        self.tf = if v & 1 == 1 {
+            1
+        } else {
+            get_varint(self.list.docs, &mut self.at) as u32
+        };
+        self.read += 1;
+        self.pending = true;
+        true
+    }
+
+    /// Moves to the first posting at or after the current one whose
+    /// document is at least `target`; `false` if there is none.
+    fn seek(&mut self, target: u32) -> bool {
+        if self.read > 0 && self.doc >= target {
+            return true;
+        }
+        let skips = self.list.skips;
+        let mut k = self.read / SKIP_BLOCK;
+        while (k + 1) * SKIP_ENTRY <= skips.len() {
+            let e = &skips[k * SKIP_ENTRY..(k + 1) * SKIP_ENTRY];
+            let field =
+                |i: usize| u32::from_le_bytes([e[4 * i], e[4 * i + 1], e[4 * i + 2], e[4 * i + 3]]);
+            if field(0) >= target {
+                break;
+            }
+            self.doc = field(0);
+            self.at = field(1) as usize;
+            self.pos_at = field(2) as usize;
+            self.read = (k + 1) * SKIP_BLOCK;
+            self.behind = 0;
+            self.pending = false;
+            k += 1;
+        }
+        loop {
+            if !self.next() {
+                return false;
+            }
+            if self.doc >= target {
+                return true;
+            }
+        }
+    }
+
+    /// The current posting's positions, into `out`.
+    fn positions(&mut self, out: &mut Vec<u32>) {
+        out.clear();
+        let positions = self.list.positions;
+        while self.behind > 0 {
+            if positions[self.pos_at] < 0x80 {
+                self.behind -= 1;
+            }
+            self.pos_at += 1;
+        }
+        let mut p = 0;
+        for _ in 0..self.tf {
+            p += get_varint(self.list.positions, &mut self.pos_at) as u32;
+            out.push(p);
+        }
+        self.pending = false;
+    }
+}
+
 impl Index {
     /// Builds the index of `docs`.
     pub fn build<S: AsRef<str>>(analyzer: &Analyzer, docs: &[S]) -> Index {
-        let mut index = Index::default();
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
-        let mut total: u64 = 0;
-        for (doc, text) in docs.iter().enumerate() {
-            pairs.clear();
-            analyzer.analyze(text.as_ref(), |term, pos, stop| {
-                if stop {
-                    return;
-                }
-                let next = index.term_ids.len() as u32;
-                let id = match index.term_ids.get(term) {
-                    Some(&id) => id,
-                    None => {
-                        index.term_ids.insert(term.into(), next);
-                        index.postings.push(Vec::new());
-                        next
-                    }
-                };
-                pairs.push((id, pos));
-            });
-            index.doc_len.push(pairs.len() as u32);
-            total += pairs.len() as u64;
-            pairs.sort_unstable();
-            index.doc_start.push(index.doc_terms.len() as u32);
-            let mut i = 0;
-            while i < pairs.len() {
-                let id = pairs[i].0;
-                index.doc_terms.push(id);
-                let start = index.positions.len() as u32;
-                while i < pairs.len() && pairs[i].0 == id {
-                    index.positions.push(pairs[i].1);
-                    i += 1;
-                }
-                let tf = index.positions.len() as u32 - start;
-                index.postings[id as usize].push(Posting {
-                    doc: doc as u32,
-                    start,
-                    tf,
-                });
-            }
+        let mut builder = IndexBuilder::new(analyzer);
+        for text in docs {
+            builder.add(text.as_ref());
         }
-        index.doc_start.push(index.doc_terms.len() as u32);
-        index.avg_len = if docs.is_empty() {
-            0.0
-        } else {
-            total as f32 / docs.len() as f32
-        };
-        index
+        builder.finish()
     }
 
     /// The same index ranking with `params`.
@@ -183,15 +652,32 @@ impl Index {
 
     /// Number of distinct terms.
     pub fn term_count(&self) -> usize {
-        self.term_ids.len()
+        self.df.len()
     }
 
     fn idf(&self, df: usize) -> f32 {
         idf(self.doc_len.len(), df)
     }
 
-    fn positions(&self, p: &Posting) -> &[u32] {
-        &self.positions[p.start as usize..(p.start + p.tf) as usize]
+    fn df(&self, id: u32) -> usize {
+        self.df[id as usize] as usize
+    }
+
+    /// The postings of term `id`.
+    #[inline(always)]
+    fn list(&self, id: u32) -> List<'_> {
+        let (start, end) = (
+            self.post_start[id as usize] as usize,
+            self.post_start[id as usize + 1] as usize,
+        );
+        let mut at = start;
+        let doc_part = get_varint(&self.postings, &mut at) as usize;
+        let skips = end - skip_entries(self.df(id)) * SKIP_ENTRY;
+        List {
+            docs: &self.postings[at..at + doc_part],
+            positions: &self.postings[at + doc_part..skips],
+            skips: &self.postings[skips..end],
+        }
     }
 
     /// The documents matching `query`, best first, at most `limit`.
@@ -209,8 +695,8 @@ impl Index {
                 return;
             }
             count += 1;
-            let (id, weight) = match self.term_ids.get(term) {
-                Some(&id) => (id, 1.0),
+            let (id, weight) = match self.terms.get(term) {
+                Some(id) => (id, 1.0),
                 None => match self.fuzzy(term) {
                     Some(id) => (id, FUZZY_WEIGHT),
                     None => return,
@@ -253,45 +739,59 @@ impl Index {
         let Params { k1, b, .. } = self.params;
         let avg = self.avg_len.max(1.0);
         for &(id, _, weight) in terms {
-            let list = &self.postings[id as usize];
-            let idf = self.idf(list.len()) * weight;
-            for p in list {
-                let len = self.doc_len[p.doc as usize] as f32;
-                let s = &mut scores[p.doc as usize];
+            let idf = self.idf(self.df(id)) * weight;
+            // The document part straight through: no skip table, no positions.
+            let docs = self.list(id).docs;
+            let (mut at, mut doc) = (0, 0usize);
+            while at < docs.len() {
+                let v = get_varint(docs, &mut at);
+                doc += (v >> 1) as usize;
+                let tf = if v & 1 == 1 {
+                    1.0
+                } else {
+                    get_varint(docs, &mut at) as f32
+                };
+                let len = self.doc_len[doc] as f32;
+                let s = &mut scores[doc];
                 if *s == 0.0 {
-                    touched.push(p.doc);
+                    touched.push(doc as u32);
                 }
-                *s += bm25(idf, p.tf as f32, len / avg, k1, b);
+                *s += bm25(idf, tf, len / avg, k1, b);
             }
         }
     }
 
     /// Adds the proximity bonus for query neighbours that stand together.
     fn proximity(&self, terms: &[(u32, u32, f32)], scores: &mut [f32]) {
+        let (mut short_pos, mut long_pos) = (Vec::new(), Vec::new());
         for pair in terms.windows(2) {
             let ((a, pa, wa), (b, pb, wb)) = (pair[0], pair[1]);
             if pb <= pa || pb - pa > PHRASE_WINDOW + 1 {
                 continue;
             }
-            let (la, lb) = (&self.postings[a as usize], &self.postings[b as usize]);
-            let idf_a = self.idf(la.len()) * wa;
-            let idf_b = self.idf(lb.len()) * wb;
+            let (df_a, df_b) = (self.df(a), self.df(b));
+            let idf_a = self.idf(df_a) * wa;
+            let idf_b = self.idf(df_b) * wb;
             let bonus = self.params.phrase_weight * idf_a.min(idf_b);
-            let (short, long) = if la.len() <= lb.len() {
-                (la, lb)
-            } else {
-                (lb, la)
-            };
-            for p in short {
-                let Ok(j) = long.binary_search_by_key(&p.doc, |q| q.doc) else {
+            let a_is_short = df_a <= df_b;
+            let (short, long) = if a_is_short { (a, b) } else { (b, a) };
+            let (mut short, mut long) =
+                (Cursor::new(self.list(short)), Cursor::new(self.list(long)));
+            while short.next() {
+                if !long.seek(short.doc) {
+                    break;
+                }
+                if long.doc != short.doc {
                     continue;
-                };
-                let (pos_a, pos_b) = if std::ptr::eq(short, la) {
-                    (self.positions(p), self.positions(&long[j]))
+                }
+                short.positions(&mut short_pos);
+                long.positions(&mut long_pos);
+                let (pos_a, pos_b) = if a_is_short {
+                    (&short_pos, &long_pos)
                 } else {
-                    (self.positions(&long[j]), self.positions(p))
+                    (&long_pos, &short_pos)
                 };
-                scores[p.doc as usize] += bonus * closeness(pos_a, pos_b, pb - pa);
+                scores[short.doc as usize] += bonus * closeness(pos_a, pos_b, pb - pa);
             }
         }
     }
@@ -321,12 +821,12 @@ impl Index {
         let n = self.len();
         for &d in &top {
             let w = scores[d as usize] / max;
-            let (a, b) = (
-                self.doc_start[d as usize] as usize,
-                self.doc_start[d as usize + 1] as usize,
-            );
-            for &t in &self.doc_terms[a..b] {
-                let df = self.postings[t as usize].len();
+            let list = &self.doc_terms
+                [self.doc_start[d as usize] as usize..self.doc_start[d as usize + 1] as usize];
+            let (mut at, mut t) = (0, 0u32);
+            while at < list.len() {
+                t += get_varint(list, &mut at) as u32;
+                let df = self.df(t);
                 if df < 2 || df * 10 > n {
                     continue;
                 }
@@ -361,21 +861,21 @@ impl Index {
         let mut first = [0u8; 4];
         let first = q[0].encode_utf8(&mut first);
         let vocabulary = self.vocabulary.get_or_init(|| {
-            let mut v: Vec<(Box<str>, u32)> = self
-                .term_ids
-                .iter()
-                .map(|(t, &id)| (t.clone(), id))
+            // Sorted as (text, id) pairs (each comparison then reads the
+            // text directly), kept as ids.
+            let mut v: Vec<(&str, u32)> = (0..self.terms.len() as u32)
+                .map(|id| (self.terms.text(id), id))
                 .collect();
             v.sort_unstable();
-            v
+            v.into_iter().map(|(_, id)| id).collect()
         });
-        let start = vocabulary.partition_point(|(t, _)| t.as_ref() < &*first);
+        let start = vocabulary.partition_point(|&id| self.terms.text(id) < &*first);
         let mut best: Option<(usize, usize, u32)> = None; // (edits, -df, id)
-        for (t, id) in vocabulary[start..]
+        for &id in vocabulary[start..]
             .iter()
-            .take_while(|(t, _)| t.starts_with(&*first))
+            .take_while(|&&id| self.terms.text(id).starts_with(&*first))
         {
-            let t: Vec<char> = t.chars().collect();
+            let t: Vec<char> = self.terms.text(id).chars().collect();
             let edits =
                 if t.len() >= 4 && q.len() > t.len() && q.len() - t.len() <= 4 && q.starts_with(&t)
                 {
@@ -388,8 +888,8 @@ impl Index {
                 } else {
                     continue;
                 };
-            let df = self.postings[*id as usize].len();
-            let key = (edits, usize::MAX - df, *id);
+            let df = self.df(id);
+            let key = (edits, usize::MAX - df, id);
             if best.is_none_or(|b| key < b) {
                 best = Some(key);
             }

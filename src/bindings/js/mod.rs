@@ -1011,12 +1011,14 @@ impl NoteIndex {
         let array = notes
             .dyn_ref::<js_sys::Array>()
             .ok_or_else(|| to_js_error(&Error::input("NoteIndex expects an array of strings")))?;
-        let mut texts = Vec::with_capacity(array.length() as usize);
-        for (i, v) in array.iter().enumerate() {
-            texts.push(to_string(&v, &format!("notes[{i}]")).map_err(throw)?);
-        }
         let analyzer = crate::text::Analyzer::new();
-        let index = crate::search::Index::build(&analyzer, &texts);
+        // One note at a time into the builder: the texts are never all in
+        // wasm memory beside the index (which never gives memory back).
+        let mut builder = crate::search::IndexBuilder::new(&analyzer);
+        for (i, v) in array.iter().enumerate() {
+            builder.add(&to_string(&v, &format!("notes[{i}]")).map_err(throw)?);
+        }
+        let index = builder.finish();
         Ok(NoteIndex { analyzer, index })
     }
 
