@@ -437,7 +437,11 @@ impl Store {
             self.passed.insert(key);
             return None;
         }
-        let joined = scan(&side_by_side(
+        // The rules alone: the learned layer reads a near-miss's sentence
+        // and its neighbours, and two ordinary entries side by side are
+        // more often taken for one instruction than either alone (two
+        // LoCoMo turns that passed alone were refused together).
+        let joined = crate::scan::rules_verdict(&side_by_side(
             &self.entries[index],
             &self.entries[index + 1],
         ));
