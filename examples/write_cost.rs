@@ -45,6 +45,21 @@ fn writes<S: Storage>(m: &mut Memory<S>, rounds: usize) -> [(f64, f64); 3] {
     times.map(quantiles)
 }
 
+/// Opens a memory on `storage`, imports `files` and times `rounds` writes
+/// of each kind.
+fn measure<S: Storage>(
+    storage: S,
+    config: &Config,
+    files: &mnemo::Files,
+    rounds: usize,
+) -> [(f64, f64); 3] {
+    let mut m = run_ready(Memory::open(storage, config.clone()))
+        .unwrap()
+        .unwrap();
+    run_ready(m.import_markdown(files)).unwrap().unwrap();
+    writes(&mut m, rounds)
+}
+
 fn main() {
     let conversations = locomo::load(&locomo::path());
     let mut store = locomo::full_store(&conversations);
@@ -66,11 +81,7 @@ fn main() {
         .ok()
         .and_then(|r| r.parse().ok())
         .unwrap_or(100);
-    let mut m = run_ready(Memory::open(MemoryStorage::new(), config.clone()))
-        .unwrap()
-        .unwrap();
-    run_ready(m.import_markdown(&files)).unwrap().unwrap();
-    let memory = writes(&mut m, rounds);
+    let memory = measure(MemoryStorage::new(), &config, &files, rounds);
     if std::env::var_os("ONLY_MEMORY").is_some() {
         println!("blobs in memory: {memory:?}");
         return;
@@ -79,25 +90,14 @@ fn main() {
     // The browser's path: every blob in a SQLite database (in memory here,
     // as the package's `"memory"` storage; OPFS and IndexedDB hold the
     // same database).
-    let mut m = run_ready(Memory::open(
-        SqliteStorage::in_memory().unwrap(),
-        config.clone(),
-    ))
-    .unwrap()
-    .unwrap();
-    run_ready(m.import_markdown(&files)).unwrap().unwrap();
-    let sqlite = writes(&mut m, rounds);
+    let sqlite = measure(SqliteStorage::in_memory().unwrap(), &config, &files, rounds);
     if std::env::var_os("ONLY_SQLITE").is_some() {
         println!("SQLite in memory: {sqlite:?}");
         return;
     }
 
     let dir = tempfile::tempdir().unwrap();
-    let mut m = run_ready(Memory::open(directory(dir.path()).unwrap(), config))
-        .unwrap()
-        .unwrap();
-    run_ready(m.import_markdown(&files)).unwrap().unwrap();
-    let dir = writes(&mut m, rounds / 4);
+    let dir = measure(directory(dir.path()).unwrap(), &config, &files, rounds / 4);
 
     println!("| storage (native, release) | add | replace | remove |");
     println!("|---|---:|---:|---:|");
