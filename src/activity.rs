@@ -124,7 +124,7 @@ pub fn days(names: &[String]) -> Vec<String> {
         .iter()
         .filter_map(|n| day_of(n).map(str::to_string))
         .collect();
-    days.sort();
+    crate::order::sort(&mut days);
     days.dedup();
     days
 }

@@ -219,7 +219,7 @@ impl Queue {
         // Approve and reject find a staged write by its id: with two of one
         // id, one write's outcome would land on the other's record.
         let mut ids: Vec<&str> = queue.items.iter().map(|i| i.id.as_str()).collect();
-        ids.sort_unstable();
+        crate::order::sort(&mut ids);
         if let Some(twice) = ids.windows(2).find(|w| w[0] == w[1]) {
             return Err(Error::storage(format!(
                 "{BLOB} holds two staged writes with the id {:?} (edited by hand?); mnemo will not \

@@ -365,7 +365,7 @@ pub fn dice(analyzer: &Analyzer, a: &str, b: &str) -> f64 {
             .filter(|t| !t.stop && !t.text.contains(' '))
             .map(|t| t.text)
             .collect();
-        v.sort();
+        crate::order::sort(&mut v);
         v.dedup();
         v
     };
@@ -446,7 +446,7 @@ pub fn consolidated(entries: &[String], categories: &[Option<Category>]) -> Vec<
     let mut order: Vec<usize> = (0..entries.len())
         .filter(|&i| seen.insert(entries[i].as_str()))
         .collect();
-    order.sort_by_key(|&i| rank(categories.get(i).copied().flatten()));
+    crate::order::sort_by_key(&mut order, |&i| rank(categories.get(i).copied().flatten()));
     order
 }
 

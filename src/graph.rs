@@ -384,7 +384,7 @@ impl Graph {
             }
         }
         for node in &mut nodes {
-            node.inc.sort_unstable();
+            crate::order::sort(&mut node.inc);
         }
         inherit_sectors(&mut nodes);
         let mut collisions: Vec<Collision> = by_title
@@ -392,7 +392,7 @@ impl Graph {
             .filter(|(title, ns)| ns.len() > 1 && !title.is_empty())
             .map(|(title, nodes)| Collision { title, nodes })
             .collect();
-        collisions.sort_by_key(|c| c.nodes[0]);
+        crate::order::sort_by_key(&mut collisions, |c| c.nodes[0]);
         Graph { nodes, collisions }
     }
 
@@ -457,7 +457,7 @@ impl Graph {
             .into_iter()
             .map(|(s, c)| (s.to_string(), c))
             .collect();
-        out.sort_by(|a, b| {
+        crate::order::sort_by(&mut out, |a, b| {
             (a.0 == UNSORTED)
                 .cmp(&(b.0 == UNSORTED))
                 .then(b.1.cmp(&a.1))
@@ -518,7 +518,7 @@ fn inherit_sectors(nodes: &mut [Node]) {
                     }
                 }
             }
-            next.sort_unstable();
+            crate::order::sort(&mut next);
             // Votes of the tagged notes at this distance.
             let mut votes: Vec<(&str, usize, usize)> = Vec::new(); // (sector, count, first node)
             for &m in &next {

@@ -164,7 +164,7 @@ pub fn journey(
         (Kind::Note, _) => 1,
         (Kind::Skill, _) => 2,
     };
-    nodes.sort_by_key(|n| (n.first_seen, order(n), n.index));
+    crate::order::sort_by_key(&mut nodes, |n| (n.first_seen, order(n), n.index));
     Journey {
         nodes,
         links: graph.link_count(None),

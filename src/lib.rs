@@ -45,6 +45,7 @@ pub mod journey;
 pub mod memory;
 pub mod meta;
 pub mod notify;
+mod order;
 pub mod prompt;
 pub mod recall;
 pub mod review;

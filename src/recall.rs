@@ -209,7 +209,9 @@ pub fn context_block(notes: &[String]) -> String {
 }
 
 fn rank(hits: &mut [(Target, usize, f32)]) {
-    hits.sort_by(|a, b| b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1)));
+    crate::order::sort_by(hits, |a, b| {
+        b.2.total_cmp(&a.2).then(a.0.cmp(&b.0)).then(a.1.cmp(&b.1))
+    });
 }
 
 /// Takes notes in order while their joined size stays within `max_chars`,

@@ -134,7 +134,7 @@ pub fn report(
                 .filter(|&&i| graph.nodes[i].kind == Kind::Skill)
                 .count();
             // Hubs first: most links in and out, then store order.
-            members.sort_by_key(|&i| {
+            crate::order::sort_by_key(&mut members, |&i| {
                 let n = &graph.nodes[i];
                 (std::cmp::Reverse(n.out.len() + n.inc.len()), i)
             });

@@ -272,7 +272,7 @@ impl<S: Storage> Memory<S> {
                 }
             }
         }
-        missing.sort_by_key(|m| m.0);
+        crate::order::sort_by_key(&mut missing, |m| m.0);
         missing.dedup_by(|a, b| a.0 == b.0);
         let present = self.vectors.len();
         if missing.is_empty() && present <= clean {
@@ -427,7 +427,7 @@ impl<S: Storage> Memory<S> {
                 Some(_) => (0..view.stores[t.index()].entries().len()).collect(),
                 None => {
                     let mut docs: Vec<usize> = keyword.keys().copied().collect();
-                    docs.sort_unstable();
+                    crate::order::sort(&mut docs);
                     docs
                 }
             };
@@ -485,7 +485,7 @@ impl<S: Storage> Memory<S> {
             scored.select_nth_unstable_by(options.limit, order);
             scored.truncate(options.limit);
         }
-        scored.sort_by(order);
+        crate::order::sort_by(&mut scored, order);
         let hits: Vec<RecallHit> = scored
             .into_iter()
             .map(|(t, i, explain)| {
@@ -549,7 +549,7 @@ impl<S: Storage> Memory<S> {
                 };
                 all.push((t, i, importance, record.map_or(0, |r| r.last_changed)));
             }
-            all.sort_by(|a, b| b.2.total_cmp(&a.2).then(b.3.cmp(&a.3)));
+            crate::order::sort_by(&mut all, |a, b| b.2.total_cmp(&a.2).then(b.3.cmp(&a.3)));
             picked = all
                 .into_iter()
                 .take(top_k)

@@ -964,7 +964,9 @@ impl<S: Storage> Memory<S> {
                 text,
             });
         }
-        out.sort_by(|a, b| b.replaced.cmp(&a.replaced).then(a.file.cmp(&b.file)));
+        crate::order::sort_by(&mut out, |a, b| {
+            b.replaced.cmp(&a.replaced).then(a.file.cmp(&b.file))
+        });
         Ok(out)
     }
 

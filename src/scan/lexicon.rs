@@ -1641,7 +1641,7 @@ impl Lexicon {
                 }
             }
         }
-        lx.prefix_lens.sort_unstable();
+        crate::order::sort(&mut lx.prefix_lens);
         for w in &words {
             lx.vocab.insert(w);
         }

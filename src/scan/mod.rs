@@ -152,7 +152,7 @@ impl Verdict {
     /// The distinct categories hit, in report order.
     pub fn categories(&self) -> Vec<Category> {
         let mut c: Vec<Category> = self.findings.iter().map(|f| f.category).collect();
-        c.sort();
+        crate::order::sort(&mut c);
         c.dedup();
         c
     }
@@ -270,7 +270,7 @@ fn scan_with(text: &str, learned: Learned) -> (Verdict, Option<model::Input>) {
             }
         }
     }
-    findings.sort_by_key(|f| (f.start, f.end));
+    crate::order::sort_by_key(&mut findings, |f| (f.start, f.end));
     (
         Verdict {
             blocked: !findings.is_empty() || truncated,

@@ -569,7 +569,7 @@ fn listeners() -> &'static Vec<Vec<(u16, u8)>> {
             }
         }
         for l in &mut out {
-            l.sort_by_key(|l| std::cmp::Reverse(l.1));
+            crate::order::sort_by_key(l, |l| std::cmp::Reverse(l.1));
         }
         out
     })
@@ -812,7 +812,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             ..blank
         });
     }
-    hits.sort_by_key(|h| (h.start, h.end));
+    crate::order::sort_by_key(&mut hits, |h| (h.start, h.end));
     // Lines and negations.
     let mut breaks = raw
         .char_indices()

@@ -163,7 +163,7 @@ pub fn folders(names: &[String]) -> BTreeMap<(String, String), Vec<String>> {
             .push(file.to_string());
     }
     for files in out.values_mut() {
-        files.sort();
+        crate::order::sort(files);
     }
     out
 }
@@ -192,7 +192,7 @@ pub fn archived(names: &[String]) -> Vec<(String, String, u64, String)> {
             out.push((category.to_string(), name.to_string(), ms, folder));
         }
     }
-    out.sort_by(|a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
+    crate::order::sort_by(&mut out, |a, b| b.2.cmp(&a.2).then(a.1.cmp(&b.1)));
     out
 }
 

@@ -402,7 +402,7 @@ impl Storage for DirStorage {
             }
         }
         walk(&self.skills, SKILLS, 0, &mut names);
-        names.sort();
+        crate::order::sort(&mut names);
         Ok(names)
     }
 
@@ -411,7 +411,7 @@ impl Storage for DirStorage {
             let mut names = Vec::new();
             walk(&self.skills, SKILLS, 0, &mut names);
             names.retain(|n| n.starts_with(folder));
-            names.sort();
+            crate::order::sort(&mut names);
             return Ok(names);
         }
         let mut names = self.list().await?;

@@ -167,7 +167,7 @@ fn merge_history(kept: &[u8], other: &[u8]) -> Option<Vec<u8>> {
     if history.items.len() == before {
         return None;
     }
-    history.items.sort_by_key(|i| i.time);
+    crate::order::sort_by_key(&mut history.items, |i| i.time);
     Some(history.to_bytes())
 }
 
@@ -229,7 +229,7 @@ impl<S: Storage> Storage for StateDb<S> {
             .await?;
         names.retain(|n| !is_state(n));
         names.extend(state);
-        names.sort();
+        crate::order::sort(&mut names);
         Ok(names)
     }
 
