@@ -7,8 +7,11 @@
 // "name@workspace" for a named workspace: each workspace is a database of
 // its own):
 //   OPFS: directory "mnemo/N" (an opfs-sahpool pool holding N's database)
-//   IndexedDB: database "mnemo:N", object store "db", keys "version" and
-//   "image" (a serialized SQLite database)
+//   IndexedDB: database "mnemo:N", object store "db": "version" (the
+//   database's change counter), "size" (its serialized length) and the
+//   serialized SQLite database in pages under the numeric keys 0, 1, 2, …
+//   (a write stores the pages it changed; earlier releases kept the whole
+//   image under "image", which is read and replaced at the next write)
 //   Web Lock "mnemo:N" serialises writers across tabs and workers;
 //   BroadcastChannel "mnemo:N" tells the others that something changed.
 
@@ -147,24 +150,49 @@ export async function idbVersion(name) {
   });
 }
 
-/** The stored image `{version, bytes}`, or null. */
+/** The numeric keys from `first` on: pages of the image. */
+const pagesFrom = (first) => IDBKeyRange.bound(first, Infinity);
+
+/**
+ * The stored image `{version, bytes, paged}`, or null: its pages joined in
+ * key order (`paged`), or an earlier release's whole "image" record.
+ */
 export async function idbLoad(name) {
   return withDb(name, async (db) => {
     const store = db.transaction("db", "readonly").objectStore("db");
-    const [version, bytes] = await Promise.all([
+    const [version, size, legacy, pages] = await Promise.all([
       idbRequest(store.get("version"), "reading the version"),
+      idbRequest(store.get("size"), "reading the database"),
       idbRequest(store.get("image"), "reading the database"),
+      idbRequest(store.getAll(pagesFrom(0)), "reading the database"),
     ]);
-    if (typeof version !== "number" || !(bytes instanceof Uint8Array)) return null;
-    return { version, bytes };
+    if (typeof version !== "number") return null;
+    if (typeof size === "number") {
+      // Pages that do not add up to the size are copied as far as they go:
+      // SQLite's checks on open then report the database as damaged.
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const page of pages) {
+        if (!(page instanceof Uint8Array) || at >= size) break;
+        const part = page.subarray(0, size - at);
+        bytes.set(part, at);
+        at += part.length;
+      }
+      return { version, bytes, paged: true };
+    }
+    if (!(legacy instanceof Uint8Array)) return null;
+    return { version, bytes: legacy, paged: false };
   });
 }
 
 /**
- * Stores the image and its version in one transaction; resolves once the
- * browser reports it durable ("strict" durability where supported).
+ * Stores a new image of `size` bytes with its version in one transaction:
+ * `pages[i]` at key `indices[i]`, the pages from `count` on removed, an
+ * earlier release's whole image removed when `legacy`. Resolves once the
+ * browser reports it durable ("strict" durability where supported); a
+ * failure changes nothing.
  */
-export async function idbSave(name, version, bytes) {
+export async function idbSave(name, version, size, count, indices, pages, legacy) {
   return withDb(name, (db) =>
     new Promise((resolve, reject) => {
       let tx;
@@ -180,7 +208,10 @@ export async function idbSave(name, version, bytes) {
       tx.onerror = () => {};
       try {
         const store = tx.objectStore("db");
-        store.put(bytes, "image");
+        for (let i = 0; i < pages.length; i++) store.put(pages[i], indices[i]);
+        store.delete(pagesFrom(count));
+        if (legacy) store.delete("image");
+        store.put(size, "size");
         store.put(version, "version");
       } catch (e) {
         // Some browsers throw quota errors from put() itself.

@@ -95,5 +95,11 @@ cp README.md pkg/README.md
 # Lets the examples and tests import the package by name, as users do.
 mkdir -p node_modules && ln -sfn ../pkg node_modules/mnemo
 size() { echo "$(wc -c < "$1") bytes of wasm, $(gzip -9 -c "$1" | wc -c) gzipped"; }
+# A C symbol left undefined (an SQLite option leaving out something still
+# called) links as an import from "env", which no host provides.
+if grep -l 'from "env"\|require(.env.)' pkg/*/mnemo.js pkg/lean/*/mnemo.js; then
+  echo "the wasm imports undefined symbols from \"env\" (see .cargo/config.toml)" >&2
+  exit 1
+fi
 echo "built pkg/ (node, bundler, web): $(size pkg/web/mnemo_bg.wasm)"
 echo "built pkg/lean/ (node, bundler, web; no SQLite): $(size pkg/lean/web/mnemo_bg.wasm)"

@@ -538,6 +538,31 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
         tx.objectStore("db").put(value, key);
         tx.oncomplete = res;
       });
+    // The stored image: its pages (numeric keys) joined, "size" long.
+    const getImage = async (db) => {
+      const size = await get(db, "size");
+      const pages = await new Promise((res) => {
+        const r = db.transaction("db").objectStore("db").getAll(IDBKeyRange.bound(0, Infinity));
+        r.onsuccess = () => res(r.result);
+      });
+      const bytes = new Uint8Array(size);
+      let at = 0;
+      for (const p of pages) {
+        bytes.set(p.subarray(0, size - at), at);
+        at += Math.min(p.length, size - at);
+      }
+      return bytes;
+    };
+    // Replaces the stored image with `bytes`, as pages of 8 KiB.
+    const putImage = (db, bytes) =>
+      new Promise((res) => {
+        const tx = db.transaction("db", "readwrite");
+        const store = tx.objectStore("db");
+        store.delete(IDBKeyRange.bound(0, Infinity));
+        for (let i = 0; i * 8192 < bytes.length; i++) store.put(bytes.slice(i * 8192, (i + 1) * 8192), i);
+        store.put(bytes.length, "size");
+        tx.oncomplete = res;
+      });
     const code = async (name) => {
       try {
         await Memory.open({ storage: "indexeddb", name });
@@ -548,24 +573,24 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
     };
     // A newer schema (PRAGMA user_version lives at byte 60 of the header).
     let db = await idb("patched");
-    const image = await get(db, "image");
+    const image = await getImage(db);
     const newer = image.slice();
     new DataView(newer.buffer).setUint32(60, 99);
-    await put(db, "image", newer);
+    await putImage(db, newer);
     await put(db, "version", 1000);
     db.close();
     const newerOutcome = await code("patched");
     db = await idb("patched");
-    const kept = (await get(db, "image")).length === newer.length;
+    const kept = (await getImage(db)).length === newer.length;
     db.close();
     // Garbage instead of a database.
     db = await idb("garbage");
-    await put(db, "image", new TextEncoder().encode("this is not a database at all".repeat(200)));
+    await putImage(db, new TextEncoder().encode("this is not a database at all".repeat(200)));
     await put(db, "version", 3);
     db.close();
     const garbageOutcome = await code("garbage");
     db = await idb("garbage");
-    const garbageKept = (await get(db, "image")).length === 5800;
+    const garbageKept = (await getImage(db)).length === 5800;
     db.close();
     const recovered = async (name) => {
       try {
@@ -589,10 +614,10 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
     await m2.tool({ action: "add", target: "memory", content: "salvage me" });
     await m2.close();
     db = await idb("salvage");
-    const broken = (await get(db, "image")).slice();
+    const broken = (await getImage(db)).slice();
     const pageSize = new DataView(broken.buffer).getUint16(16) || 65536;
     broken.fill(0xa5, 3 * pageSize, 4 * pageSize);
-    await put(db, "image", broken);
+    await putImage(db, broken);
     await put(db, "version", 77);
     db.close();
     const salvageOutcome = await code("salvage");
@@ -620,6 +645,94 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
   await page.close();
 });
 
+test("indexeddb: a write stores the pages it changed; an earlier release's single image is read and replaced", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const { Memory } = window.mnemo;
+    const idb = (name) =>
+      new Promise((res, rej) => {
+        const r = indexedDB.open(`mnemo:${name}`, 1);
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+    const records = (db) =>
+      new Promise((res) => {
+        const r = db.transaction("db").objectStore("db").getAllKeys();
+        r.onsuccess = () => res(r.result);
+      });
+    // A memory of some size: sixty notes of about a thousand characters
+    // and sixty session turns of about two thousand.
+    const m = await Memory.open({ storage: "indexeddb", name: "paged" });
+    for (let i = 0; i < 60; i++) {
+      const words = Array.from({ length: 150 }, (_, j) => `word${(i * 151 + j * 7) % 997}`).join(" ");
+      await m.tool({ action: "add", target: "memory", content: `Note ${i}: ${words}` });
+      await m.recordTurn({ session: `s${i % 6}`, user: `Question ${i}: ${words}`, assistant: `Answer ${i}: ${words}` });
+    }
+    let db = await idb("paged");
+    const pages = (await records(db)).filter((k) => typeof k === "number").length;
+    db.close();
+    // Count the records one more note write puts.
+    const put = IDBObjectStore.prototype.put;
+    const written = [];
+    IDBObjectStore.prototype.put = function (value, key) {
+      written.push(key);
+      return put.call(this, value, key);
+    };
+    await m.tool({ action: "replace", target: "memory", old_text: "Note 30:", content: "Note 30: changed" });
+    IDBObjectStore.prototype.put = put;
+    const after = (await m.exportMarkdown())["MEMORY.md"];
+    await m.close();
+    // The same memory as an earlier release stored it: one "image" record.
+    db = await idb("paged");
+    const image = await new Promise((res) => {
+      const tx = db.transaction("db", "readwrite");
+      const store = tx.objectStore("db");
+      const sizeReq = store.get("size");
+      const pagesReq = store.getAll(IDBKeyRange.bound(0, Infinity));
+      tx.oncomplete = () => {
+        const bytes = new Uint8Array(sizeReq.result);
+        let at = 0;
+        for (const p of pagesReq.result) {
+          bytes.set(p, at);
+          at += p.length;
+        }
+        res(bytes);
+      };
+    });
+    await new Promise((res) => {
+      const tx = db.transaction("db", "readwrite");
+      const store = tx.objectStore("db");
+      store.delete(IDBKeyRange.bound(0, Infinity));
+      store.delete("size");
+      store.put(image, "image");
+      tx.oncomplete = res;
+    });
+    db.close();
+    const old = await Memory.open({ storage: "indexeddb", name: "paged" });
+    const read = (await old.exportMarkdown())["MEMORY.md"];
+    await old.tool({ action: "add", target: "memory", content: "Written after the upgrade" });
+    await old.close();
+    db = await idb("paged");
+    const keys = await records(db);
+    db.close();
+    const again = await Memory.open({ storage: "indexeddb", name: "paged" });
+    const reread = (await again.exportMarkdown())["MEMORY.md"];
+    await again.close();
+    return { pages, written, after, read, keys, reread };
+  });
+  const pagesWritten = out.written.filter((k) => typeof k === "number");
+  assert.ok(out.pages >= 16, `the memory has ${out.pages} pages`);
+  // The note write leaves the sessions' pages alone.
+  assert.ok(pagesWritten.length >= 1 && pagesWritten.length <= out.pages / 3, JSON.stringify(out).slice(0, 400));
+  assert.ok(out.written.includes("version") && out.written.includes("size"));
+  assert.match(out.after, /Note 30: changed/);
+  assert.equal(out.read, out.after);
+  assert.ok(!out.keys.includes("image"), JSON.stringify(out.keys));
+  assert.ok(out.keys.includes("size"));
+  assert.equal(out.reread, `${out.after}\n§\nWritten after the upgrade`);
+  await page.close();
+});
+
 test("indexeddb: a quota error is clear and changes nothing", async () => {
   // Chromium does not let a test shrink an origin's quota reliably
   // (Storage.overrideQuotaForOrigin did not bite here), so IndexedDB is made
@@ -630,7 +743,7 @@ test("indexeddb: a quota error is clear and changes nothing", async () => {
     await m.tool({ action: "add", target: "memory", content: "before the quota" });
     const put = IDBObjectStore.prototype.put;
     IDBObjectStore.prototype.put = function (value, key) {
-      if (key === "image") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      if (typeof key === "number") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
       return put.call(this, value, key);
     };
     const r = await m.tool({ action: "add", target: "memory", content: "x".repeat(100_000) });

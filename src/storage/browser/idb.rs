@@ -1,10 +1,14 @@
 //! Memories in IndexedDB: sqlite-wasm-rs 0.6 has no IndexedDB VFS, so the
 //! database runs in memory and after every commit its image (SQLite's
 //! `serialize`) is stored in the IndexedDB database `mnemo:<name>` with its
-//! change counter, in one transaction with `"strict"` durability. A call
-//! that finds the stored counter moved (another tab committed) reloads it.
+//! change counter, in one transaction with `"strict"` durability. The image
+//! is kept in pages of [`PAGE`] bytes, one record each, and a commit stores
+//! only the pages it changed: a note write costs a few small records, not
+//! the whole database (which a browser would also move out to a file of its
+//! own past 64 KiB). A call that finds the stored counter moved (another
+//! tab committed) reloads it.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use js_sys::{Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -26,15 +30,95 @@ extern "C" {
     #[wasm_bindgen(js_name = idbKeep)]
     fn idb_keep(name: &str, key: &str, bytes: &Uint8Array) -> Promise;
     #[wasm_bindgen(js_name = idbSave)]
-    fn idb_save(name: &str, version: f64, bytes: &Uint8Array) -> Promise;
+    fn idb_save(
+        name: &str,
+        version: f64,
+        size: f64,
+        count: u32,
+        indices: Vec<u32>,
+        pages: js_sys::Array,
+        legacy: bool,
+    ) -> Promise;
+}
+
+/// Bytes per IndexedDB record of an image: a SQLite page of mnemo's
+/// databases, and well below the size at which a browser moves a value out
+/// to a file of its own.
+const PAGE: usize = 8192;
+
+/// What this context knows of memory `name`'s stored image.
+pub struct Stored {
+    /// The change counter of the image loaded or last stored (-1: none).
+    seen: Cell<i64>,
+    /// That image's bytes, to find the pages a commit changed; `None`
+    /// when the stored image is an earlier release's single record (the
+    /// next commit stores every page).
+    bytes: RefCell<Option<Vec<u8>>>,
+}
+
+impl Default for Stored {
+    /// Nothing known yet: the first call loads.
+    fn default() -> Stored {
+        Stored {
+            seen: Cell::new(-1),
+            bytes: RefCell::new(None),
+        }
+    }
+}
+
+impl Stored {
+    fn forget(&self) {
+        self.seen.set(-1);
+        self.bytes.replace(None);
+    }
+}
+
+/// The pages of `image` that differ from `before` (all of them without
+/// it), as `(index, bytes)`, and how many pages `image` has.
+fn changed_pages<'a>(before: Option<&[u8]>, image: &'a [u8]) -> (Vec<(u32, &'a [u8])>, u32) {
+    let count = image.len().div_ceil(PAGE);
+    let changed = image
+        .chunks(PAGE)
+        .enumerate()
+        .filter(|(i, page)| {
+            let start = i * PAGE;
+            before.and_then(|b| b.get(start..(start + page.len()).min(b.len()))) != Some(*page)
+        })
+        .map(|(i, page)| (i as u32, page))
+        .collect();
+    (changed, count as u32)
+}
+
+/// Stores `image` (at change counter `version`) over `before`, the image
+/// stored now (`None`: an earlier release's record, or none at all).
+async fn save(name: &str, version: i64, image: &[u8], before: Option<&[u8]>) -> Result<()> {
+    let (changed, count) = changed_pages(before, image);
+    let pages = js_sys::Array::new();
+    let mut indices = Vec::with_capacity(changed.len());
+    for (i, page) in changed {
+        indices.push(i);
+        pages.push(&Uint8Array::from(page));
+    }
+    wait(idb_save(
+        name,
+        version as f64,
+        image.len() as f64,
+        count,
+        indices,
+        pages,
+        before.is_none(),
+    ))
+    .await
+    .map(|_| ())
 }
 
 async fn wait(promise: Promise) -> Result<JsValue> {
     JsFuture::from(promise).await.map_err(js_error)
 }
 
-/// The stored image of memory `name`: `(version, bytes)`.
-async fn image(name: &str) -> Result<Option<(i64, Vec<u8>)>> {
+/// The stored image of memory `name`: `(version, bytes, paged)`, `paged`
+/// false for an earlier release's single record.
+async fn image(name: &str) -> Result<Option<(i64, Vec<u8>, bool)>> {
     let image = wait(idb_load(name)).await?;
     if image.is_null() || image.is_undefined() {
         return Ok(None);
@@ -45,7 +129,8 @@ async fn image(name: &str) -> Result<Option<(i64, Vec<u8>)>> {
         .and_then(|b| b.dyn_into::<Uint8Array>().ok())
         .map(|b| b.to_vec())
         .unwrap_or_default();
-    Ok(Some((version, bytes)))
+    let paged = get("paged").is_some_and(|p| p.is_truthy());
+    Ok(Some((version, bytes, paged)))
 }
 
 /// Makes `db` hold memory `name`'s stored database if `check` passes it,
@@ -53,18 +138,23 @@ async fn image(name: &str) -> Result<Option<(i64, Vec<u8>)>> {
 /// under the lock.
 pub async fn load(
     name: &str,
-    seen: &Cell<i64>,
+    stored: &Stored,
     db: &Slot,
     check: impl FnOnce(&rusqlite::Connection) -> Result<()>,
 ) -> Result<()> {
-    let stored = wait(idb_version(name)).await?.as_f64().unwrap_or(-1.0) as i64;
-    if db.is_open() && stored == seen.get() {
+    let version = wait(idb_version(name)).await?.as_f64().unwrap_or(-1.0) as i64;
+    if db.is_open() && version == stored.seen.get() {
         return Ok(());
     }
+    stored.forget();
     let image = image(name).await?;
-    let conn = from_image(image.as_ref().map(|(_, b)| &b[..]))?;
+    let conn = from_image(image.as_ref().map(|(_, b, _)| &b[..]))?;
     check(&conn)?;
-    seen.set(db::version(&conn)?);
+    stored.seen.set(db::version(&conn)?);
+    // With nothing stored yet, the first commit stores every page.
+    stored
+        .bytes
+        .replace(image.and_then(|(_, bytes, paged)| paged.then_some(bytes)));
     db.set(conn);
     Ok(())
 }
@@ -72,25 +162,21 @@ pub async fn load(
 /// Stores `db`'s image as memory `name`'s, durably. On failure the
 /// in-memory copy is dropped so the next call reloads the last durable
 /// state: a failed write changes nothing.
-pub async fn persist(name: &str, seen: &Cell<i64>, db: &Slot) -> Result<()> {
-    let (version, bytes) = {
+pub async fn persist(name: &str, stored: &Stored, db: &Slot) -> Result<()> {
+    let (version, image) = {
         let mut conn = db.get_mut()?;
         (db::version(&conn)?, to_image(&mut conn)?)
     };
-    match wait(idb_save(
-        name,
-        version as f64,
-        &Uint8Array::from(&bytes[..]),
-    ))
-    .await
-    {
-        Ok(_) => {
-            seen.set(version);
+    let before = stored.bytes.take();
+    match save(name, version, &image, before.as_deref()).await {
+        Ok(()) => {
+            stored.seen.set(version);
+            stored.bytes.replace(Some(image));
             Ok(())
         }
         Err(e) => {
             db.take();
-            seen.set(-1);
+            stored.forget();
             Err(e)
         }
     }
@@ -101,7 +187,7 @@ pub async fn persist(name: &str, seen: &Cell<i64>, db: &Slot) -> Result<()> {
 /// back. Returns the salvaged blobs' names and where the damaged image is
 /// kept.
 pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
-    let Some((version, bytes)) = image(name).await? else {
+    let Some((version, bytes, _)) = image(name).await? else {
         return Err(Error::new(
             ErrorKind::NoMatch,
             format!("there is no IndexedDB memory {name:?} to recover"),
@@ -119,12 +205,7 @@ pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
     let mut conn = from_image(None)?;
     db::restart(&conn, &salvaged, version + 1)?;
     let image = to_image(&mut conn)?;
-    wait(idb_save(
-        name,
-        (version + 1) as f64,
-        &Uint8Array::from(&image[..]),
-    ))
-    .await?;
+    save(name, version + 1, &image, None).await?;
     conn.close().map_err(|(_, e)| db::sql_error(e))?;
     Ok((
         salvaged.iter().map(|c| c.name().to_string()).collect(),

@@ -19,8 +19,6 @@ mod idb;
 mod lease;
 mod opfs;
 
-use std::cell::Cell;
-
 use js_sys::Promise;
 use rusqlite::Connection;
 use sqlite_wasm_vfs::sahpool::OpfsSAHPoolUtil;
@@ -54,10 +52,7 @@ enum Place {
     /// OPFS, through an opfs-sahpool pool of its own (`mnemo/<name>`).
     Opfs(OpfsSAHPoolUtil),
     /// A serialized image in IndexedDB database `mnemo:<name>`.
-    IndexedDb {
-        /// The change counter the loaded image had.
-        seen: Cell<i64>,
-    },
+    IndexedDb(idb::Stored),
 }
 
 /// The [`Backing`] of a memory kept on OPFS or in IndexedDB; see the
@@ -95,9 +90,7 @@ pub async fn open(name: &str, kind: &str) -> Result<SqliteStorage<Browser>> {
             }
             Browser {
                 name: name.to_string(),
-                place: Place::IndexedDb {
-                    seen: Cell::new(-1),
-                },
+                place: Place::IndexedDb(idb::Stored::default()),
                 lease: Lease::new(name, None, Box::new(|| ())),
             }
         }
@@ -153,7 +146,7 @@ impl Browser {
         let check = |conn: &Connection| checked(conn, &self.name, kind);
         match &self.place {
             Place::Opfs(util) => opfs::load(&self.name, util, db, check).await,
-            Place::IndexedDb { seen } => idb::load(&self.name, seen, db, check).await,
+            Place::IndexedDb(stored) => idb::load(&self.name, stored, db, check).await,
         }
     }
 }
@@ -162,7 +155,7 @@ impl Backing for Browser {
     fn kind(&self) -> &str {
         match self.place {
             Place::Opfs(_) => "opfs",
-            Place::IndexedDb { .. } => "indexeddb",
+            Place::IndexedDb(_) => "indexeddb",
         }
     }
 
@@ -187,7 +180,7 @@ impl Backing for Browser {
         match &self.place {
             // SQLite's commit on OPFS is the durable write.
             Place::Opfs(_) => Ok(()),
-            Place::IndexedDb { seen } => idb::persist(&self.name, seen, db).await,
+            Place::IndexedDb(stored) => idb::persist(&self.name, stored, db).await,
         }
     }
 
