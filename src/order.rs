@@ -3,8 +3,9 @@
 //! (about 4.5 KB of wasm each; some forty copies were 6% of the wasm's
 //! code). These sort a permutation of indices with the comparator behind
 //! `dyn`, so the sort itself is compiled once, then move the elements
-//! into place. They are stable, like `slice::sort_by`. The hot paths of
-//! note and session search keep the standard sorts.
+//! into place. They are stable, like `slice::sort_by`. Sorts whose length
+//! grows with the input keep the standard ones: note and session search,
+//! and the scanner's matches (a text of repeated cues has thousands).
 
 use std::cmp::Ordering;
 

@@ -79,7 +79,7 @@ pub(super) fn views(raw: &str, words: &str) -> Vec<View> {
     };
     // Two decoders may read one run (`\x69…` is hex and an escape): the
     // longer reading of a place wins.
-    crate::order::sort_by_key(&mut runs, |(r, _)| (r.start, usize::MAX - r.end));
+    runs.sort_by_key(|(r, _)| (r.start, usize::MAX - r.end));
     let mut text = String::with_capacity(raw.len());
     let mut map = Vec::new();
     let mut copied = 0;

@@ -270,7 +270,7 @@ fn scan_with(text: &str, learned: Learned) -> (Verdict, Option<model::Input>) {
             }
         }
     }
-    crate::order::sort_by_key(&mut findings, |f| (f.start, f.end));
+    findings.sort_by_key(|f| (f.start, f.end));
     (
         Verdict {
             blocked: !findings.is_empty() || truncated,

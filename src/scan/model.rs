@@ -167,7 +167,7 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
         .filter_map(|m| words.get(m.w0 as usize).or(words.last()))
         .map(|w| (w.sent.saturating_sub(1), w.sent + 1))
         .collect();
-    crate::order::sort(&mut sents);
+    sents.sort_unstable();
     let mut ranges: Vec<(u32, u32)> = Vec::with_capacity(sents.len());
     for (lo, hi) in sents {
         match ranges.last_mut() {
@@ -232,7 +232,7 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
         prev_class = Some(h.f as u32);
     }
     out.push(bucket(6, &[first.category.name().as_bytes()]));
-    crate::order::sort(&mut out);
+    out.sort_unstable();
     out.dedup();
     let w = words.get(first.w0 as usize).or(words.last())?;
     Some(Input {

@@ -812,7 +812,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             ..blank
         });
     }
-    crate::order::sort_by_key(&mut hits, |h| (h.start, h.end));
+    hits.sort_by_key(|h| (h.start, h.end));
     // Lines and negations.
     let mut breaks = raw
         .char_indices()

@@ -707,7 +707,7 @@ fn shapes(view: &Folded, norm: &Normalised, pairs: &Pairs, hits: &mut Hits) {
         if at.is_empty() {
             continue;
         }
-        crate::order::sort(&mut at);
+        at.sort_unstable();
         windows.clear();
         for &a in &at {
             let (start, end) = (

@@ -1099,7 +1099,7 @@ pub fn scan(
                 end: at + '\u{FFFD}'.len_utf8(),
                 code_point: Some(format!("U+{unit:04X}")),
             });
-            crate::order::sort_by_key(&mut verdict.findings, |f| (f.start, f.end));
+            verdict.findings.sort_by_key(|f| (f.start, f.end));
             verdict.blocked = true;
         }
     }
@@ -1110,7 +1110,7 @@ pub fn scan(
         .iter()
         .flat_map(|f| [f.start, f.end])
         .collect();
-    crate::order::sort(&mut offsets);
+    offsets.sort_unstable();
     offsets.dedup();
     let mut utf16 = Vec::with_capacity(offsets.len());
     let (mut byte, mut unit) = (0, 0);
