@@ -44,8 +44,12 @@ use crate::storage::Change;
 /// `blob_parts` (bytes appended to a blob, kept as rows so that an append
 /// writes only what it adds) and content-defined chunks for large blobs
 /// (`chunks`, `blob_chunks`, `blobs.chunked`, `blobs.size`: the length
-/// of a blob without its parts, so an append need not add up its chunks).
-pub const SCHEMA_VERSION: i64 = 6;
+/// of a blob without its parts, so an append need not add up its chunks),
+/// 7 gave chunks ids in the order they are written and their hash a column
+/// of its own (`chunks.hash`, unique index `chunks_hash`), so that the
+/// chunks a write adds land together at the end of the table instead of on
+/// pages all over it.
+pub const SCHEMA_VERSION: i64 = 7;
 
 /// Appended parts a blob may gather before they are folded into its row.
 const MAX_PARTS: i64 = 256;
@@ -58,7 +62,7 @@ const CHUNKED_FROM: usize = 8 * 1024;
 const CHUNK_SIZES: (usize, usize, usize) = (512, 2048, 8192);
 
 /// Columns added to tables of an older schema: (table, column, type).
-const ADDED_COLUMNS: [(&str, &str, &str); 7] = [
+const ADDED_COLUMNS: [(&str, &str, &str); 8] = [
     ("messages", "blocked", "INTEGER"),
     ("messages", "findings", "TEXT"),
     ("messages", "scan_rules", "INTEGER"),
@@ -66,6 +70,7 @@ const ADDED_COLUMNS: [(&str, &str, &str); 7] = [
     ("messages", "external", "TEXT"),
     ("blobs", "chunked", "INTEGER"),
     ("blobs", "size", "INTEGER"),
+    ("chunks", "hash", "INTEGER"),
 ];
 
 /// A SQLite error as a mnemo error: a full disk or quota, a corrupt file
@@ -190,10 +195,13 @@ pub fn prepare(conn: &Connection) -> Result<()> {
                 .map_err(sql_error)?;
         }
     }
-    // After the columns: a version-4 table gets `external` just above.
+    // After the columns: a version-4 table gets `external` just above, a
+    // version-6 one `chunks.hash` (its chunks' ids were their hashes).
     tx.execute_batch(
         "CREATE UNIQUE INDEX IF NOT EXISTS messages_external
-             ON messages(session, external) WHERE external IS NOT NULL;",
+             ON messages(session, external) WHERE external IS NOT NULL;
+         UPDATE chunks SET hash = id WHERE hash IS NULL;
+         CREATE UNIQUE INDEX IF NOT EXISTS chunks_hash ON chunks(hash);",
     )
     .map_err(sql_error)?;
     // Titles recorded before version 3 were cut from the session's first
@@ -539,38 +547,51 @@ fn put_blob(conn: &Connection, name: &str, data: &[u8]) -> Result<()> {
 /// when the blob is kept whole instead.
 fn put_chunks(conn: &Connection, name: &str, data: &[u8]) -> Result<bool> {
     let (min, avg, max) = CHUNK_SIZES;
-    let mut ids = Vec::new();
+    let (mut ids, mut added) = (Vec::new(), Vec::new());
     for chunk in fastcdc::v2020::FastCDC::new(data, min, avg, max) {
         let bytes = &data[chunk.offset..chunk.offset + chunk.length];
-        let id = chunk_id(bytes);
-        let inserted = conn
-            .prepare_cached(
-                "INSERT INTO chunks (id, data) VALUES (?1, ?2) ON CONFLICT(id) DO NOTHING",
-            )
-            .and_then(|mut s| s.execute(params![id, bytes]))
+        let hash = chunk_hash(bytes);
+        let stored: Option<(i64, bool)> = conn
+            .prepare_cached("SELECT id, data = ?2 FROM chunks WHERE hash = ?1")
+            .and_then(|mut s| {
+                s.query_row(params![hash, bytes], |r| Ok((r.get(0)?, r.get(1)?)))
+                    .optional()
+            })
             .map_err(sql_error)?;
-        if inserted == 0 {
-            let same: bool = conn
-                .prepare_cached("SELECT data = ?2 FROM chunks WHERE id = ?1")
-                .and_then(|mut s| s.query_row(params![id, bytes], |r| r.get(0)))
-                .map_err(sql_error)?;
-            if !same {
+        let id = match stored {
+            Some((id, true)) => id,
+            Some((_, false)) => {
+                // Nothing refers to the chunks added so far.
+                for id in added {
+                    conn.prepare_cached("DELETE FROM chunks WHERE id = ?1")
+                        .and_then(|mut s| s.execute([id]))
+                        .map_err(sql_error)?;
+                }
                 return Ok(false);
             }
-        }
+            // A new id is one past the largest: written chunks stay together.
+            None => {
+                let id = conn
+                    .prepare_cached("INSERT INTO chunks (hash, data) VALUES (?1, ?2)")
+                    .and_then(|mut s| s.insert(params![hash, bytes]))
+                    .map_err(sql_error)?;
+                added.push(id);
+                id
+            }
+        };
         ids.push(id);
     }
     set_chunks(conn, name, &ids)?;
     Ok(true)
 }
 
-/// The name of a chunk: a fast 64-bit hash of its bytes. It need not
-/// resist crafted collisions: a chunk whose name is taken is compared byte
-/// for byte with the stored one, and a blob with a colliding chunk is kept
-/// whole (see [`put_chunks`]), so a collision costs space, never data.
-/// (Chunks of databases written with the SHA-256 names of earlier versions
-/// stay readable; a blob's next write renames them.)
-fn chunk_id(bytes: &[u8]) -> i64 {
+/// The hash a chunk is found by: a fast 64-bit hash of its bytes. It need
+/// not resist crafted collisions: a chunk whose hash is taken is compared
+/// byte for byte with the stored one, and a blob with a colliding chunk is
+/// kept whole (see [`put_chunks`]), so a collision costs space, never
+/// data. (Chunks of databases written with the SHA-256 hashes of earlier
+/// versions stay readable; a blob's next write replaces them.)
+fn chunk_hash(bytes: &[u8]) -> i64 {
     use std::hash::Hasher;
     let mut h = rustc_hash::FxHasher::default();
     h.write(bytes);
@@ -722,6 +743,60 @@ mod tests {
         .unwrap();
         let e = read_blob(&conn, "MEMORY.md").unwrap_err();
         assert_eq!(e.kind(), ErrorKind::StoreDamaged, "{e}");
+    }
+
+    #[test]
+    fn a_version_six_database_is_upgraded_and_its_chunks_still_shared() {
+        let conn = Connection::open_in_memory().unwrap();
+        prepare(&conn).unwrap();
+        let entries: Vec<String> = (0..2000)
+            .map(|i| format!("Entry {i}: the staging host {i} moved to rack {}", i % 37))
+            .collect();
+        let text = entries.join("\n§\n");
+        commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
+        // As version 6 kept them: each chunk's id was its hash.
+        conn.execute_batch(
+            "UPDATE blob_chunks SET chunk = (SELECT hash FROM chunks WHERE id = chunk);
+             UPDATE chunks SET id = hash;
+             DROP INDEX chunks_hash;
+             ALTER TABLE chunks DROP COLUMN hash;
+             PRAGMA user_version = 6;",
+        )
+        .unwrap();
+        let ids = |conn: &Connection| -> std::collections::BTreeSet<i64> {
+            let mut stmt = conn.prepare("SELECT id FROM chunks").unwrap();
+            stmt.query_map([], |r| r.get(0))
+                .unwrap()
+                .map(Result::unwrap)
+                .collect()
+        };
+        let old = ids(&conn);
+        prepare(&conn).unwrap();
+        let v: i64 = conn
+            .query_row("PRAGMA user_version", [], |r| r.get(0))
+            .unwrap();
+        assert_eq!(v, SCHEMA_VERSION);
+        assert_eq!(ids(&conn), old);
+        assert_eq!(
+            read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
+            text.as_bytes()
+        );
+        // One entry changed: the unchanged chunks are found by their hash,
+        // and the few new ones are added after every old one.
+        let mut edited = entries;
+        edited[1000] = "Entry 1000: the staging host is gone".into();
+        let edited = edited.join("\n§\n");
+        commit_blobs(&conn, &[Change::write("MEMORY.md", edited.as_bytes())]).unwrap();
+        assert_eq!(
+            read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
+            edited.as_bytes()
+        );
+        let after = ids(&conn);
+        let added: Vec<i64> = after.difference(&old).copied().collect();
+        assert!(!added.is_empty() && added.len() <= 3, "{added:?}");
+        let last_old = old.iter().max().copied().unwrap();
+        assert!(added.iter().all(|&id| id > last_old), "{added:?}");
+        check(&conn).unwrap();
     }
 
     #[test]

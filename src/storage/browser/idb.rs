@@ -73,40 +73,77 @@ impl Stored {
     }
 }
 
-/// The pages of `image` that differ from `before` (all of them without
-/// it), as `(index, bytes)`, and how many pages `image` has.
-fn changed_pages<'a>(before: Option<&[u8]>, image: &'a [u8]) -> (Vec<(u32, &'a [u8])>, u32) {
-    let count = image.len().div_ceil(PAGE);
-    let changed = image
-        .chunks(PAGE)
-        .enumerate()
-        .filter(|(i, page)| {
-            let start = i * PAGE;
-            before.and_then(|b| b.get(start..(start + page.len()).min(b.len()))) != Some(*page)
-        })
-        .map(|(i, page)| (i as u32, page))
-        .collect();
-    (changed, count as u32)
+/// Whether two pages hold the same bytes, compared eight at a time (wasm's
+/// `memcmp` goes a byte at a time, and a commit compares the whole
+/// database).
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let word = |w: &[u8]| {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(w);
+        u64::from_ne_bytes(bytes)
+    };
+    let whole = a.len() / 8 * 8;
+    let differ = a[..whole]
+        .chunks_exact(8)
+        .zip(b[..whole].chunks_exact(8))
+        .fold(0, |acc, (x, y)| acc | (word(x) ^ word(y)));
+    differ == 0 && a[whole..] == b[whole..]
 }
 
-/// Stores `image` (at change counter `version`) over `before`, the image
-/// stored now (`None`: an earlier release's record, or none at all).
-async fn save(name: &str, version: i64, image: &[u8], before: Option<&[u8]>) -> Result<()> {
-    let (changed, count) = changed_pages(before, image);
-    let pages = js_sys::Array::new();
-    let mut indices = Vec::with_capacity(changed.len());
-    for (i, page) in changed {
-        indices.push(i);
+/// A commit to store: the pages of the new image that differ from the
+/// stored one, by index.
+struct Pages {
+    size: usize,
+    indices: Vec<u32>,
+    pages: js_sys::Array,
+    /// Whether the stored image is an earlier release's single record (or
+    /// none): every page is stored and that record removed.
+    legacy: bool,
+}
+
+/// The pages of `image` that differ from `kept`, the image stored now
+/// (`None`: an earlier release's record, or none at all), which is
+/// brought up to `image` in place.
+fn changed_pages(kept: &mut Option<Vec<u8>>, image: &[u8]) -> Pages {
+    let legacy = kept.is_none();
+    let before = kept.get_or_insert_with(Vec::new);
+    let (mut indices, pages) = (Vec::new(), js_sys::Array::new());
+    for (i, page) in image.chunks(PAGE).enumerate() {
+        let start = i * PAGE;
+        let old = before.get(start..(start + page.len()).min(before.len()));
+        if !legacy && old.is_some_and(|old| same(old, page)) {
+            continue;
+        }
+        indices.push(i as u32);
         pages.push(&Uint8Array::from(page));
     }
+    before.resize(image.len(), 0);
+    for &i in &indices {
+        let start = i as usize * PAGE;
+        let end = (start + PAGE).min(image.len());
+        before[start..end].copy_from_slice(&image[start..end]);
+    }
+    Pages {
+        size: image.len(),
+        indices,
+        pages,
+        legacy,
+    }
+}
+
+/// Stores `pages` as memory `name`'s image at change counter `version`.
+async fn save(name: &str, version: i64, pages: Pages) -> Result<()> {
     wait(idb_save(
         name,
         version as f64,
-        image.len() as f64,
-        count,
-        indices,
-        pages,
-        before.is_none(),
+        pages.size as f64,
+        pages.size.div_ceil(PAGE) as u32,
+        pages.indices,
+        pages.pages,
+        pages.legacy,
     ))
     .await
     .map(|_| ())
@@ -163,15 +200,20 @@ pub async fn load(
 /// in-memory copy is dropped so the next call reloads the last durable
 /// state: a failed write changes nothing.
 pub async fn persist(name: &str, stored: &Stored, db: &Slot) -> Result<()> {
-    let (version, image) = {
+    // The database as SQLite holds it (no copy when it was deserialized),
+    // compared with the image kept from the last load or commit.
+    let (version, pages) = {
         let mut conn = db.get_mut()?;
-        (db::version(&conn)?, to_image(&mut conn)?)
+        let version = db::version(&conn)?;
+        let image = conn.serialize("main").map_err(db::sql_error)?;
+        (
+            version,
+            changed_pages(&mut stored.bytes.borrow_mut(), &image),
+        )
     };
-    let before = stored.bytes.take();
-    match save(name, version, &image, before.as_deref()).await {
+    match save(name, version, pages).await {
         Ok(()) => {
             stored.seen.set(version);
-            stored.bytes.replace(Some(image));
             Ok(())
         }
         Err(e) => {
@@ -205,7 +247,7 @@ pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
     let mut conn = from_image(None)?;
     db::restart(&conn, &salvaged, version + 1)?;
     let image = to_image(&mut conn)?;
-    save(name, version + 1, &image, None).await?;
+    save(name, version + 1, changed_pages(&mut None, &image)).await?;
     conn.close().map_err(|(_, e)| db::sql_error(e))?;
     Ok((
         salvaged.iter().map(|c| c.name().to_string()).collect(),
