@@ -73,26 +73,6 @@ impl Stored {
     }
 }
 
-/// Whether two pages hold the same bytes, compared eight at a time (wasm's
-/// `memcmp` goes a byte at a time, and a commit compares the whole
-/// database).
-fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let word = |w: &[u8]| {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(w);
-        u64::from_ne_bytes(bytes)
-    };
-    let whole = a.len() / 8 * 8;
-    let differ = a[..whole]
-        .chunks_exact(8)
-        .zip(b[..whole].chunks_exact(8))
-        .fold(0, |acc, (x, y)| acc | (word(x) ^ word(y)));
-    differ == 0 && a[whole..] == b[whole..]
-}
-
 /// A commit to store: the pages of the new image that differ from the
 /// stored one, by index.
 struct Pages {
@@ -114,7 +94,7 @@ fn changed_pages(kept: &mut Option<Vec<u8>>, image: &[u8]) -> Pages {
     for (i, page) in image.chunks(PAGE).enumerate() {
         let start = i * PAGE;
         let old = before.get(start..(start + page.len()).min(before.len()));
-        if !legacy && old.is_some_and(|old| same(old, page)) {
+        if !legacy && old == Some(page) {
             continue;
         }
         indices.push(i as u32);

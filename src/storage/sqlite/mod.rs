@@ -19,7 +19,7 @@ mod image;
 use std::cell::{Cell, Ref, RefCell, RefMut};
 use std::rc::Rc;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, OpenFlags};
 
 pub use image::{Image, IMAGE_BLOB, VERSION_BLOB};
 
@@ -344,13 +344,20 @@ impl<B: Backing> Storage for SqliteStorage<B> {
 }
 
 /// An in-memory database holding `image` (a serialized database; empty
-/// when there is none).
+/// when there is none). Either way SQLite keeps it in one buffer (its
+/// `memdb` VFS), which `serialize` hands out without a copy.
 pub fn from_image(image: Option<&[u8]>) -> Result<Connection> {
+    let Some(bytes) = image else {
+        // A private memdb database (a name not starting with `/`).
+        let flags = OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_URI
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        return Connection::open_with_flags("file:mnemo?vfs=memdb", flags).map_err(sql_error);
+    };
     let mut conn = Connection::open_in_memory().map_err(sql_error)?;
-    if let Some(bytes) = image {
-        conn.deserialize_read_exact("main", bytes, bytes.len(), false)
-            .map_err(sql_error)?;
-    }
+    conn.deserialize_read_exact("main", bytes, bytes.len(), false)
+        .map_err(sql_error)?;
     Ok(conn)
 }
 
