@@ -34,9 +34,13 @@ async function browserCampaign(storage) {
   const r = rng(SEED);
   const totals = { killed: TRIALS, acked: 0, problems: [], recover: [] };
   const started = performance.now();
+  // Each run starts from an empty memory (the browser keeps the origin's
+  // storage between runs, and enough runs would fill the store).
+  const name = `campaign-${storage}`;
+  await page.evaluate((n) => window.mnemo.Memory.delete(n).catch(() => {}), name);
   let before = 0;
   for (let t = 0; t < TRIALS; t++) {
-    const trial = { storage, name: `campaign-${storage}`, acks: Math.floor(r() * 4), delay: Math.floor(r() * 40) };
+    const trial = { storage, name, acks: Math.floor(r() * 4), delay: Math.floor(r() * 40) };
     try {
       const out = await page.evaluate(killedWorkerTrial, trial);
       totals.acked += out.acked;
