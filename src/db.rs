@@ -681,21 +681,43 @@ mod tests {
     use crate::storage::{SqliteStorage, Storage};
     use pollster::block_on;
 
-    #[test]
-    fn a_large_blob_is_chunked_and_a_small_change_writes_few_chunks() {
-        let conn = Connection::open_in_memory().unwrap();
-        prepare(&conn).unwrap();
+    /// The ids of `conn`'s chunks.
+    fn chunk_ids(conn: &Connection) -> std::collections::BTreeSet<i64> {
+        let mut stmt = conn.prepare("SELECT id FROM chunks").unwrap();
+        stmt.query_map([], |r| r.get(0))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    }
+
+    /// A store of 2,000 entries (large enough to be chunked) and its text.
+    fn large_store() -> (Vec<String>, String) {
         let entries: Vec<String> = (0..2000)
             .map(|i| format!("Entry {i}: the staging host {i} moved to rack {}", i % 37))
             .collect();
         let text = entries.join("\n§\n");
-        let chunk_ids = |conn: &Connection| -> std::collections::BTreeSet<i64> {
-            let mut stmt = conn.prepare("SELECT id FROM chunks").unwrap();
-            stmt.query_map([], |r| r.get(0))
-                .unwrap()
-                .map(Result::unwrap)
-                .collect()
-        };
+        (entries, text)
+    }
+
+    /// Replaces the middle entry of [`large_store`]'s `MEMORY.md`, checks
+    /// that it reads back, and returns the new text.
+    fn edit_middle(conn: &Connection, entries: &[String]) -> String {
+        let mut edited = entries.to_vec();
+        edited[1000] = "Entry 1000: the staging host is gone".into();
+        let edited = edited.join("\n§\n");
+        commit_blobs(conn, &[Change::write("MEMORY.md", edited.as_bytes())]).unwrap();
+        assert_eq!(
+            read_blob(conn, "MEMORY.md").unwrap().unwrap(),
+            edited.as_bytes()
+        );
+        edited
+    }
+
+    #[test]
+    fn a_large_blob_is_chunked_and_a_small_change_writes_few_chunks() {
+        let conn = Connection::open_in_memory().unwrap();
+        prepare(&conn).unwrap();
+        let (entries, text) = large_store();
         commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
         assert_eq!(
             read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
@@ -703,15 +725,7 @@ mod tests {
         );
         let before = chunk_ids(&conn);
         assert!(before.len() > 20, "{} chunks", before.len());
-        // One entry replaced in the middle.
-        let mut edited = entries.clone();
-        edited[1000] = "Entry 1000: the staging host is gone".into();
-        let edited = edited.join("\n§\n");
-        commit_blobs(&conn, &[Change::write("MEMORY.md", edited.as_bytes())]).unwrap();
-        assert_eq!(
-            read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
-            edited.as_bytes()
-        );
+        let edited = edit_middle(&conn, &entries);
         let after = chunk_ids(&conn);
         let new = after.difference(&before).count();
         let gone = before.difference(&after).count();
@@ -749,10 +763,7 @@ mod tests {
     fn a_version_six_database_is_upgraded_and_its_chunks_still_shared() {
         let conn = Connection::open_in_memory().unwrap();
         prepare(&conn).unwrap();
-        let entries: Vec<String> = (0..2000)
-            .map(|i| format!("Entry {i}: the staging host {i} moved to rack {}", i % 37))
-            .collect();
-        let text = entries.join("\n§\n");
+        let (entries, text) = large_store();
         commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
         // As version 6 kept them: each chunk's id was its hash.
         conn.execute_batch(
@@ -763,35 +774,21 @@ mod tests {
              PRAGMA user_version = 6;",
         )
         .unwrap();
-        let ids = |conn: &Connection| -> std::collections::BTreeSet<i64> {
-            let mut stmt = conn.prepare("SELECT id FROM chunks").unwrap();
-            stmt.query_map([], |r| r.get(0))
-                .unwrap()
-                .map(Result::unwrap)
-                .collect()
-        };
-        let old = ids(&conn);
+        let old = chunk_ids(&conn);
         prepare(&conn).unwrap();
         let v: i64 = conn
             .query_row("PRAGMA user_version", [], |r| r.get(0))
             .unwrap();
         assert_eq!(v, SCHEMA_VERSION);
-        assert_eq!(ids(&conn), old);
+        assert_eq!(chunk_ids(&conn), old);
         assert_eq!(
             read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
             text.as_bytes()
         );
         // One entry changed: the unchanged chunks are found by their hash,
         // and the few new ones are added after every old one.
-        let mut edited = entries;
-        edited[1000] = "Entry 1000: the staging host is gone".into();
-        let edited = edited.join("\n§\n");
-        commit_blobs(&conn, &[Change::write("MEMORY.md", edited.as_bytes())]).unwrap();
-        assert_eq!(
-            read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
-            edited.as_bytes()
-        );
-        let after = ids(&conn);
+        edit_middle(&conn, &entries);
+        let after = chunk_ids(&conn);
         let added: Vec<i64> = after.difference(&old).copied().collect();
         assert!(!added.is_empty() && added.len() <= 3, "{added:?}");
         let last_old = old.iter().max().copied().unwrap();
