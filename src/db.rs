@@ -760,6 +760,41 @@ mod tests {
     }
 
     #[test]
+    fn a_chunk_hash_taken_by_other_bytes_keeps_the_blob_whole_and_leaves_nothing_behind() {
+        let conn = Connection::open_in_memory().unwrap();
+        prepare(&conn).unwrap();
+        let (_, text) = large_store();
+        // Another chunk's bytes already stored under the hash of the
+        // blob's last chunk: the chunks added before it are taken back.
+        let (min, avg, max) = CHUNK_SIZES;
+        let last = fastcdc::v2020::FastCDC::new(text.as_bytes(), min, avg, max)
+            .last()
+            .unwrap();
+        let bytes = &text.as_bytes()[last.offset..last.offset + last.length];
+        conn.execute(
+            "INSERT INTO chunks (hash, data) VALUES (?1, X'00')",
+            [chunk_hash(bytes)],
+        )
+        .unwrap();
+        let planted = chunk_ids(&conn);
+        commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
+        assert_eq!(
+            read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
+            text.as_bytes()
+        );
+        let chunked: Option<i64> = conn
+            .query_row(
+                "SELECT chunked FROM blobs WHERE name = 'MEMORY.md'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        assert_eq!(chunked, None);
+        assert_eq!(chunk_ids(&conn), planted);
+        check(&conn).unwrap();
+    }
+
+    #[test]
     fn a_version_six_database_is_upgraded_and_its_chunks_still_shared() {
         let conn = Connection::open_in_memory().unwrap();
         prepare(&conn).unwrap();
