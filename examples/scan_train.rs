@@ -4,9 +4,9 @@
 //! `examples/common/scan_model.rs`).
 //! Usage: `cargo run --release --example scan_train [-- --check]
 //! [-- --locomo [path]]`: `--check` fails unless `model.bin` is exactly
-//! what training produces; `--locomo` also counts the LoCoMo turns the
-//! trained model would add over the rules, and the lowest threshold that
-//! keeps them at three (the `LOCOMO_FLOOR` to record).
+//! what training produces; `--locomo` also counts the LoCoMo turns, alone
+//! and side by side with their neighbour, the trained model would add over
+//! the rules.
 use mnemo::scan::model::Model;
 use serde_json::Value;
 
@@ -65,10 +65,10 @@ fn main() {
     }
     let [o, e, b] = t.chosen;
     println!(
-        "chosen: {:?}, threshold {:.4} (the LoCoMo floor {:.4} applied): dev CV ordinary {}, evasions {}, lookalikes {}",
+        "chosen: {:?}, threshold {:.4} (the chat floor {:.4} applied): dev CV ordinary {}, evasions {}, lookalikes {}",
         t.params,
         t.threshold,
-        scan_model::LOCOMO_FLOOR,
+        t.chat_floor,
         pct(o),
         pct(e),
         pct(b)
@@ -81,6 +81,7 @@ fn main() {
             )
         });
         locomo(&file, &t.bytes);
+        pairs(&t.bytes);
     }
     let size = t.bytes.len();
     if args.iter().any(|a| a == "--check") {
@@ -96,8 +97,7 @@ fn main() {
     }
 }
 
-/// LoCoMo's turns (`speaker: text`) the model would add over the rules,
-/// and the lowest threshold that adds at most three.
+/// LoCoMo's turns (`speaker: text`) the model would add over the rules.
 fn locomo(file: &str, bytes: &[u8]) {
     let data: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
     let m = Model::parse(bytes).unwrap();
@@ -141,4 +141,33 @@ fn locomo(file: &str, bytes: &[u8]) {
         scores.get(3).copied().unwrap_or(f32::NEG_INFINITY),
         &scores[..scores.len().min(8)]
     );
+}
+
+/// Neighbouring LoCoMo turns read side by side (as a store's neighbours
+/// are): how many pairs the model blocks over the rules, in the
+/// conversations it trained on (even) and in the others (odd).
+fn pairs(bytes: &[u8]) {
+    let m = Model::parse(bytes).unwrap();
+    for parity in [0, 1] {
+        let turns = scan_model::chat_turns(parity);
+        let mut s: Vec<(f32, String)> = Vec::new();
+        for w in turns.windows(2) {
+            let joined = mnemo::store::side_by_side(&w[0], &w[1]);
+            let (v, input) = mnemo::scan::learned_input(&joined);
+            if v.blocked {
+                continue;
+            }
+            if let Some(i) = input {
+                s.push((m.score(&i.features), joined));
+            }
+        }
+        s.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let n = s.iter().filter(|x| x.0 >= m.threshold()).count();
+        let top: Vec<f32> = s.iter().take(6).map(|x| x.0).collect();
+        let which = ["even (trained on)", "odd (never trained on)"][parity];
+        println!(
+            "LoCoMo pairs, {which} conversations: {} turns, the model adds {n}; top scores {top:?}",
+            turns.len()
+        );
+    }
 }

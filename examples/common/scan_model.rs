@@ -2,11 +2,15 @@
 //! example (which writes `src/scan/model.bin`) and `tests/scan_model.rs`
 //! (which checks that the file is what this produces).
 //!
-//! Data: the development split (`tests/fixtures/scan/dev/`, four rounds)
-//! and the project corpus (`tests/fixtures/scan/attacks.jsonl`,
-//! `benign.jsonl`); never the held-out split, never LoCoMo. Hyperparameters
+//! Data: the development split (`tests/fixtures/scan/dev/`, its rounds),
+//! the project corpus (`tests/fixtures/scan/attacks.jsonl`,
+//! `benign.jsonl`) and, as ordinary chat, the turns of LoCoMo's
+//! even-numbered conversations; never the held-out split. Hyperparameters
 //! and the threshold are chosen by leave-one-round-out cross-validation on
-//! the development split (the corpus stays in every training fold).
+//! the development split (the corpus and the chat stay in every training
+//! fold); the threshold is then raised until the model adds at most
+//! [`CHAT_CAP`] blocked turns of LoCoMo's odd-numbered conversations, which
+//! it never trains on.
 //! Deterministic: a fixed seed, one thread, f64 arithmetic in a fixed
 //! order, weights quantised to i16.
 #![allow(dead_code)]
@@ -16,7 +20,8 @@ use serde_json::Value;
 
 /// One labelled line, as the scanner reads it.
 pub struct Example {
-    /// 0: the project corpus; 1–4: the development split's rounds.
+    /// 0: the project corpus and the chat; 1 on: the development split's
+    /// rounds.
     pub round: u8,
     pub attack: bool,
     pub evasion: bool,
@@ -66,9 +71,54 @@ pub fn example(line: &Value, round: u8, attack: bool) -> Example {
     }
 }
 
-/// Every line of the corpus and the development split.
+/// LoCoMo's conversation file (`../shared/locomo/locomo10.json`).
+pub fn locomo_file() -> String {
+    format!(
+        "{}/../shared/locomo/locomo10.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+/// The turns (`speaker: text`) of LoCoMo's conversations whose index has
+/// the given parity (0: even, 1: odd); empty if the file is missing.
+pub fn chat_turns(parity: usize) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(locomo_file()) else {
+        return Vec::new();
+    };
+    let data: Value = serde_json::from_str(&text).expect("LoCoMo's JSON");
+    let mut out = Vec::new();
+    for sample in data.as_array().unwrap().iter().skip(parity).step_by(2) {
+        for (key, list) in sample["conversation"].as_object().unwrap() {
+            if !key.starts_with("session_") || key.ends_with("date_time") {
+                continue;
+            }
+            for turn in list.as_array().into_iter().flatten() {
+                out.push(format!(
+                    "{}: {}",
+                    turn["speaker"].as_str().unwrap_or(""),
+                    turn["text"].as_str().unwrap_or("")
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Every line of the corpus and the development split, and the chat turns
+/// of LoCoMo's even-numbered conversations (as lookalikes of round 0).
 pub fn examples() -> Vec<Example> {
     let mut out = Vec::new();
+    for (i, turn) in chat_turns(0).iter().enumerate() {
+        let (v, input) = mnemo::scan::learned_input(turn);
+        out.push(Example {
+            round: 0,
+            attack: false,
+            evasion: false,
+            id: format!("chat-{i}"),
+            rules: v.blocked,
+            features: input.map(|i| i.features),
+        });
+    }
     for (file, attack) in [("attacks.jsonl", true), ("benign.jsonl", false)] {
         for line in read_lines(&format!("{}/{file}", root())) {
             out.push(example(&line, 0, attack));
@@ -163,7 +213,8 @@ pub fn train(data: &[&Example], p: Params, threshold: f32) -> Vec<u8> {
 /// on the others and the corpus. `None` for a line without features.
 pub fn cross_validate(data: &[Example], p: Params) -> Vec<Option<f32>> {
     let mut scores = vec![None; data.len()];
-    for fold in 1..=4u8 {
+    let rounds = data.iter().map(|e| e.round).max().unwrap_or(0);
+    for fold in 1..=rounds {
         let train_on: Vec<&Example> = data.iter().filter(|e| e.round != fold).collect();
         let bytes = train(&train_on, p, 0.0);
         let m = Model::parse(&bytes).unwrap();
@@ -243,11 +294,31 @@ pub const GRID: [Params; 3] = [
     },
 ];
 
-/// A threshold no lower than this: the LoCoMo cap (the learned layer adds
-/// at most three blocked turns of LoCoMo's 5,882 over the rules), found
-/// with `scan_train -- --locomo` and recorded here so that training does
-/// not read LoCoMo. LoCoMo is a constraint, never training data.
-pub const LOCOMO_FLOOR: f32 = 3.3509;
+/// Turns of LoCoMo's odd-numbered conversations (2,922, never trained on)
+/// the learned layer may block over the rules: ordinary chat read as an
+/// order is the failure a memory's sessions cannot afford.
+pub const CHAT_CAP: usize = 1;
+
+/// The lowest threshold at which the model (`bytes`) adds at most
+/// [`CHAT_CAP`] blocked turns of the odd-numbered conversations; and how
+/// many turns it read (0: LoCoMo is missing, no cap).
+pub fn chat_floor(bytes: &[u8]) -> (f32, usize) {
+    let m = Model::parse(bytes).unwrap();
+    let turns = chat_turns(1);
+    let mut scores: Vec<f32> = turns
+        .iter()
+        .filter_map(|t| {
+            let (v, input) = mnemo::scan::learned_input(t);
+            (!v.blocked).then_some(input).flatten()
+        })
+        .map(|i| m.score(&i.features))
+        .collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    let floor = scores
+        .get(CHAT_CAP)
+        .map_or(f32::NEG_INFINITY, |s| next_up(*s));
+    (floor, turns.len())
+}
 
 /// Blocked and total: ordinary attacks, evasions, lookalikes.
 pub type Counts = [(usize, usize); 3];
@@ -259,8 +330,10 @@ pub type Hook<'a> = Option<&'a dyn Fn(Params, &[u8])>;
 pub struct Trained {
     pub bytes: Vec<u8>,
     pub params: Params,
-    /// The threshold: the cross-validated one, raised to the LoCoMo floor.
+    /// The threshold: the cross-validated one, raised to the chat floor.
     pub threshold: f32,
+    /// The chat floor ([`chat_floor`]) of the model trained on everything.
+    pub chat_floor: f32,
     /// Per grid entry: its cross-validated threshold and counts there.
     pub report: Vec<(Params, f32, Counts)>,
     /// The chosen entry's cross-validated counts at the final threshold.
@@ -269,8 +342,8 @@ pub struct Trained {
 }
 
 /// Cross-validates the grid, picks the entry that blocks most attacks
-/// within the lookalike budget, raises its threshold to the LoCoMo floor
-/// and trains it on everything.
+/// within the lookalike budget, trains it on everything and raises its
+/// threshold to the chat floor.
 pub fn run(data: &[Example], hook: Hook) -> Trained {
     let none = vec![None; data.len()];
     let rules_only = counts(data, &none, 0.0);
@@ -291,12 +364,14 @@ pub fn run(data: &[Example], hook: Hook) -> Trained {
         }
     }
     let (_, params, t, scores) = best.unwrap();
-    let threshold = t.max(LOCOMO_FLOOR);
     let all: Vec<&Example> = data.iter().collect();
+    let (chat_floor, _) = chat_floor(&train(&all, params, t));
+    let threshold = t.max(chat_floor);
     Trained {
         bytes: train(&all, params, threshold),
         params,
         threshold,
+        chat_floor,
         report,
         chosen: counts(data, &scores, threshold),
         rules_only,
