@@ -23,11 +23,14 @@ fn the_model_file_is_what_the_trainer_produces() {
         trained.bytes == file,
         "src/scan/model.bin is stale: run `cargo run --release --example scan_train`"
     );
-    // The layer earns its place on the rounds it was not trained on.
+    // The layer earns its place on the rounds it was not trained on: it
+    // blocks at least 2% more of their attacks, and adds no more lookalikes
+    // than its budget (the rules' own are the rules' business).
     let [o, e, b] = trained.chosen;
     let [ro, re, rb] = trained.rules_only;
     assert!(o.0 + e.0 >= ro.0 + re.0 + (o.1 + e.1) / 50, "{o:?} {e:?}");
-    assert!(b.0 * 100 <= b.1, "{b:?} vs rules {rb:?}");
+    let budget = b.1 * scan_model::FP_BUDGET_PER_MILLE / 1000;
+    assert!(b.0 <= rb.0 + budget, "{b:?} vs rules {rb:?}");
 }
 
 #[test]

@@ -637,6 +637,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "not", "never", "don't", "dont", "doesn't", "mustn't", "shouldn't", "can't", "cannot",
         "no longer", "stop", "cease", "quit", "isn't", "aren't", "=не", "=никогда", "=нельзя", "=хватит", "перестан*",
         "прекрат*", "больше не",
+        // A prohibition: "forbidden to deploy without approval" is a rule.
+        "=forbidden", "=prohibited", "not allowed", "=запрещено", "=запрещается", "=запрещён",
+        "=запрещен",
     ]),
     (F::NegCancel, &[
         "forget", "hesitate", "fail", "miss", "забуд*", "забыва*", "=забыть", "стесняйся",
@@ -755,6 +758,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "user", "users", "user's", "human", "operator", "owner", "anyone", "them", "customer",
         "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому", "=him", "=her",
         "person", "юзер*", "собеседник*",
+        // Whoever the agent serves, by their role.
+        "patient", "patients", "employee", "employees", "homeowner", "client", "clients",
+        "tenant", "renter", "student", "students", "candidate", "caller", "member", "members",
+        "buyer", "shopper", "guest", "traveler", "traveller", "пациент*", "сотрудник*",
+        "ученик*", "студент*", "кандидат*", "покупател*", "арендатор*", "жильц*", "хозяин*",
+        "хозяйк*",
     ]),
     (F::Tell, &[
         "tell", "inform", "notify", "mention", "reveal", "disclose", "show", "alert", "warn",
@@ -768,7 +777,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=это", "=эту", "=этой", "=этом", "=этого", "=об", "=о", "=про", "=что",
     ]),
     (F::Secretly, &[
-        "=quietly", "=тихонько", "=тихо",
+        "=quietly", "=тихонько", "=тихо", "=silently", "=молча", "=втихую", "=по-тихому",
         "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
         "=тайно", "=втайне", "=скрытно", "=потихоньку", "=незаметно", "without informing",
         "without notifying", "=не =сообщая", "=не =говоря", "=не =предупреждая", "=не =уведомляя",
@@ -797,7 +806,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
         "have the user", "get the user to", "make the user", "have them", "get them to",
         "make them", "have her", "have him", "get the person to", "have the person", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
-        "=узнай", "=узнайте", "потребуй*", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*", "пусть юзер*", "пусть клиент*",
+        "=узнай", "=узнайте", "потребуй*", "=проси", "=просите", "=просить", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*", "пусть юзер*", "пусть клиент*",
     ]),
     (F::CredObj, &[
         "код входа", "код для входа", "login code", "sign-in code",
@@ -821,6 +830,24 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "логин с паролем", "connection string", "session string", "ssh key file",
         "private key file", "12 words", "24 words", "12 or 24 words", "12 слов", "24 слов",
         "фраз* из 12", "фраз* из 24", "секретн* вопрос*", "контрольн* вопрос*",
+        // The same, described instead of named.
+        "the number their phone shows", "the code their phone shows", "the number on their phone",
+        "the code on their phone", "the code their phone gets", "the code sent to their phone",
+        "the code we text them", "the code we texted", "text message code", "text-message code",
+        "code from the text", "code from their authenticator", "code from the authenticator",
+        "authenticator app code", "code from their authenticator app", "digits on the back",
+        "three digits on the back", "number on the front of", "long number on the front",
+        "expiry date", "expiration date", "what they type on the login page",
+        "what they type to log in", "what they log in with", "what they sign in with",
+        "what they usually log in with", "sign-in details", "sign-in info", "login info",
+        "login credentials", "bank sign-in", "banking password", "words that unlock",
+        "recovery words", "wallet words", "wallet phrase", "door code", "alarm code",
+        "цифры из смс", "цифры из sms", "цифры с телефона", "цифры из сообщения", "код с телефона",
+        "код из приложения", "код из аутентификатора", "цифры на обороте", "цифры с обратной стороны",
+        "срок действия карты", "чем входит", "чем он входит", "чем она входит", "чем открывает",
+        "тайное слово", "данные для входа", "логин от банка", "вход в банк", "код от двери",
+        "код от сигнализации", "admin code", "master code", "access code", "push code",
+        "unlock code", "master password", "мастер-код*", "код доступа",
     ]),
     (F::CredMeta, &[
         "=hash", "=hashed", "=hashing", "bcrypt", "argon2", "signup", "sign-up", "registration", "=form", "wizard", "input field", "=dialog", "=modal", "форм* регистрации", "=форма", "=форме", "=поле",
@@ -905,7 +932,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Add, &[
         "закинь*", "=закинуть",
-        "add", "append", "insert", "put", "write", "copy", "paste", "place", "добав*", "запиш*",
+        "add", "append", "insert", "put", "write", "copy", "paste", "place", "запиш*",
+        // Not «добавил», «добавили»: a report of what was done, as
+        // "added" is not "add".
+        "=добавь", "=добавьте", "=добавить", "=добавлять", "=добавляй", "=добавляйте", "=добавим",
+        "=добавишь", "=добавит", "=добавлю", "=добавляю", "=добавляем", "=добавляет",
+        "=добавляешь", "=добавляют", "=добавлен", "=добавлена", "=добавлено", "=добавлены",
+        "=добавление", "=добавления", "=добавку",
         "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*", "допис*",
         "=вписать", "=прописать", "=записать",
     ]),
@@ -946,6 +979,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
         "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",
+        "audit found", "audit showed", "audit revealed", "audit flagged", "аудит показал*",
+        "аудит выявил*",
     ]),
     (F::Directive, &[
         "from now on", "going forward", "=always", "make sure", "be sure to", "every time",
@@ -1225,6 +1260,14 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "keep it to yourself", "keep this to yourself", "keep that to yourself",
         "keep them to yourself", "=промолчи", "=промолчать", "=умолчи", "умалчивай*",
         "out of your replies", "out of your reply", "out of your summary", "out of your answers",
+        // Said of the user: they are not to learn of it.
+        "no need to tell the user", "no need to inform the user", "no need to notify the user",
+        "no need to bother the user", "without bothering the user", "keep it between us",
+        "keep this between us", "keep that between us", "keep it quiet", "keep this quiet",
+        "keep it off the record", "nothing to report", "leave it out of the summary",
+        "leave it out of your summary", "leave this out of the summary",
+        "пользователю необязательно знать", "пусть это останется между нами",
+        "это останется между нами", "держи это в секрете", "держи в секрете",
     ]),
     (F::ActPast, &[
         "=forwarded", "=installed", "=touched", "=sent", "=uploaded", "=deleted", "=changed",
@@ -1294,8 +1337,29 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::ConcealAfter, &[
         "об этом не пиши", "не пиши об этом", "об этом не говори",
-        "не напоминай", "об этом не напоминай", "сообщать об этом никому не нужно",
+        "=не =напоминай", "=об =этом =не =напоминай", "сообщать об этом никому не нужно",
         "никому не нужно", "об этом не говори", "не рассказывай",
+        // Said of the user: they are not to learn of it.
+        "the user doesn't need to know", "the user does not need to know", "the user needn't know",
+        "the user shouldn't know", "the user should not know", "the user must not know",
+        "the user shouldn't find out", "the user should not find out",
+        "the user must not find out", "the user doesn't need to hear",
+        "the user does not need to hear", "user never needs to know", "don't tell the user",
+        "do not tell the user", "never tell the user", "don't inform the user",
+        "do not inform the user", "don't notify the user", "do not notify the user",
+        "don't bother the user", "don't bring it up", "do not bring it up", "don't bring this up",
+        "do not bring this up", "never bring it up", "don't mention it", "do not mention it",
+        "don't mention this", "do not mention this", "never mention it", "never mention this",
+        "don't report it", "do not report it", "don't put it in the log", "do not log it",
+        "don't log it", "пользователю знать не нужно", "пользователю не нужно знать",
+        "пользователю не обязательно знать", "юзеру знать не нужно", "юзеру не нужно знать",
+        "пользователю не сообщай", "пользователю не сообщать", "пользователю не говори",
+        "пользователю не говорить", "юзеру не говори", "юзеру не сообщай",
+        "=не =говори пользователю", "=не =сообщай пользователю", "=не =говори юзеру", "=не =сообщай юзеру",
+        "=не =уведомляй пользователя", "=не =беспокой пользователя",
+        "пользователя можно не беспокоить", "юзера можно не беспокоить",
+        "пользователя не беспокой", "=не =упоминай об этом", "об этом не упоминай",
+        "=не =упоминай это", "не афишируй", "не отчитывайся",
     ]),
     (F::Its, &[
         "=its",
@@ -1465,6 +1529,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "like", "such as", "saying", "example", "examples", "phrase", "phrases", "string",
         "strings", "text", "вроде", "типа", "например", "фраз*", "пример*", "=прием", "приема",
         "строк*", "текст*", "надпис*", "=contained", "=containing", "=said",
+        // What a test or a post-mortem quotes: an input, what someone wrote.
+        "=input", "=inputs", "=payload", "=payloads", "=ввод", "=вход", "=wrote", "=writes",
+        "написал*", "=injection", "инъекци*",
     ]),
     (F::Untrusted, &[
         "tool output", "tool outputs", "tool results", "web pages", "web page", "webpages",

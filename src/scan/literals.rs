@@ -1060,9 +1060,13 @@ fn secret_words(inner: &[u8]) -> bool {
         "содержим",
         "куки",
     ];
-    WORDS
-        .iter()
-        .any(|k| inner.windows(k.len()).any(|w| w == k.as_bytes()))
+    // `1password` names the password manager, not a password.
+    WORDS.iter().any(|k| {
+        inner
+            .windows(k.len())
+            .enumerate()
+            .any(|(at, w)| w == k.as_bytes() && !(*k == "password" && inner[..at].ends_with(b"1")))
+    })
 }
 
 /// `user@host:` (an scp or ssh target).

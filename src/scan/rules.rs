@@ -406,8 +406,8 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.autostart-download", C::Persistence, Line, &[st(LATER, 0), st(&[DownloadW], FAR), st(WHERE, 6), st(&[RunW], 6), st(&[Pron], 1)]),
     c("persist.no-confirmation", C::Persistence, Sentence, &[ng(&[AskV], 0), st(&[ConfirmW], 4), st(WIDE, 12)]),
     c("persist.no-confirmation", C::Persistence, Sentence, &[st(WIDE, 0), ng(&[AskV], 12), st(&[ConfirmW], 4)]),
-    c("persist.no-confirmation", C::Persistence, Sentence, &[nc(&[Without], 0), st(&[ConfirmW], 3), st(WIDE, 12)]),
-    c("persist.no-confirmation", C::Persistence, Sentence, &[st(WIDE, 0), nc(&[Without], 12), st(&[ConfirmW], 3)]),
+    c("persist.no-confirmation", C::Persistence, Sentence, &[nc(&[Without], 0), st(&[ConfirmW], 3), nc(WIDE, 12)]),
+    c("persist.no-confirmation", C::Persistence, Sentence, &[nc(WIDE, 0), nc(&[Without], 12), st(&[ConfirmW], 3)]),
     c("persist.no-confirmation", C::Persistence, Sentence, &[nn(&[Disable], 0), st(&[ConfirmW], 4), st(WIDE, 12)]),
     c("persist.no-confirmation", C::Persistence, Sentence, &[st(&[ConfirmW], 0), nn(&[Disable], 8), st(WIDE, 8)]),
     c("persist.no-confirmation", C::Persistence, Sentence, &[st(&[ConfirmW], 0), st(&[AllCmds], 3), st(&[Forever], 8)]),
@@ -698,7 +698,13 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
                 }
             }
         }
+        // A channel named in a path (`/api/stripe/webhook`) is a route of
+        // the note's own service, not a place to send things to.
+        let in_path = raw.as_bytes()[..words[i].raw.0 as usize].last() == Some(&b'/');
         for &(f, end) in &found {
+            if f == Channel && in_path {
+                continue;
+            }
             flags[i] |= flag(f);
             hits.push(Hit {
                 f,

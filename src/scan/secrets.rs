@@ -1811,6 +1811,7 @@ fn password_value(v: &str) -> bool {
         && !path_like(v)
         && !joined_words(v)
         && !date_like(v)
+        && !is_public_key(v)
 }
 
 /// Whether a value assigned to a key, token or secret name looks random
