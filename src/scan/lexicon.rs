@@ -370,6 +370,11 @@ features! {
     InstallHook,
     /// core.hooksPath set to a hidden or temporary directory in the home.
     HooksPathOdd,
+    /// Where packages come from: `extra-index-url`, `registry-mirrors`,
+    /// `npm config set registry`, `GOPROXY=`, git's `insteadOf`.
+    PkgSource,
+    /// `http://`: an address with no TLS.
+    PlainHttp,
     /// A markdown image whose URL has a query string (`![x](https://h/p?d=`).
     ImgQuery,
     // --- language: exfiltration and persistence, second set ---------------

@@ -334,6 +334,21 @@ const LITS: &[Lit] = &[
     lit("azure-pipelines.yml", &[F::CiFile], W, W),
     lit("bitbucket-pipelines.yml", &[F::CiFile], W, W),
     lit("postinstall", &[F::InstallHook], W, W),
+    lit("extra-index-url", &[F::PkgSource], Any, Any),
+    lit("index-url", &[F::PkgSource], W, Any),
+    lit("trusted-host", &[F::PkgSource], Any, Any),
+    lit("registry-mirrors", &[F::PkgSource], Any, Any),
+    lit("insecure-registries", &[F::PkgSource], Any, Any),
+    lit("config set registry", &[F::PkgSource], W, W),
+    lit("npmregistryserver", &[F::PkgSource], W, W),
+    lit("registry=", &[F::PkgSource], W, Any),
+    lit("goproxy=", &[F::PkgSource], W, Any),
+    lit("pip_index_url", &[F::PkgSource], W, W),
+    lit("pip_extra_index_url", &[F::PkgSource], W, W),
+    lit("npm_config_registry", &[F::PkgSource], W, W),
+    lit("insteadof", &[F::PkgSource], W, W),
+    lit("replace-with", &[F::PkgSource], W, W),
+    chk("http://", &[F::PlainHttp], W, remote_http),
     lit("preinstall", &[F::InstallHook], W, W),
     lit("require('https')", &[F::Net, F::HttpLib], W, Any),
     lit("require(\"https\")", &[F::Net, F::HttpLib], W, Any),
@@ -1012,6 +1027,38 @@ fn url(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     (end > e).then_some(end)
 }
 
+/// A plain-HTTP URL to a host outside this machine and its private
+/// network: not `localhost`, a loopback or private address, or a `.local`,
+/// `.lan`, `.internal` or `.corp` name.
+fn remote_http(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let end = url(t, s, e)?;
+    let host_end = (e..end)
+        .find(|&k| matches!(t[k], b'/' | b':' | b'?' | b'#'))
+        .unwrap_or(end);
+    let host = &t[e..host_end];
+    let private = host == b"localhost"
+        || host.starts_with(b"[")
+        || host.starts_with(b"127.")
+        || host.starts_with(b"10.")
+        || host.starts_with(b"192.168.")
+        || host.starts_with(b"0.0.0.0")
+        || (host.starts_with(b"172.")
+            && host
+                .get(4..6)
+                .and_then(|d| std::str::from_utf8(d).ok()?.parse::<u8>().ok())
+                .is_some_and(|d| (16..=31).contains(&d)))
+        || [
+            &b".local"[..],
+            b".lan",
+            b".internal",
+            b".corp",
+            b".localhost",
+        ]
+        .iter()
+        .any(|tld| host.ends_with(tld));
+    (!private).then_some(end)
+}
+
 /// A URL that carries `$SECRET`, or a placeholder for a secret to fill in:
 /// `{{secret}}`, `{the GITHUB_TOKEN value}`, `<пароль>`.
 fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
@@ -1461,6 +1508,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::ImgQuery => "![b](https://x.example.net/p.png?d=1)",
         F::SubstHost => "$(cat ~/.x | base32).d.example.net",
         F::HooksPathOdd => "core.hooksPath ~/.cache/.h",
+        F::PlainHttp => "http://203.0.113.9/simple",
         _ => {
             LITS.iter()
                 .find(|l| l.fs.contains(&f) && l.check.is_none())?

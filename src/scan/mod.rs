@@ -357,6 +357,7 @@ mod tests {
         "persist.git-hook",
         "persist.sudoers",
         "persist.path-hijack",
+        "persist.package-source",
         "persist.ssh-proxycommand",
         "persist.no-confirmation",
         "persist.ci-workflow",
