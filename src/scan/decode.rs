@@ -197,7 +197,7 @@ fn b64_value(c: u8) -> Option<u8> {
 }
 
 /// Decodes base64 (standard or URL-safe, padding optional).
-fn base64(run: &[u8]) -> Option<Vec<u8>> {
+pub(super) fn base64(run: &[u8]) -> Option<Vec<u8>> {
     let body: Vec<u8> = run.iter().copied().filter(|&c| c != b'=').collect();
     if body.len() % 4 == 1 {
         return None;

@@ -1884,6 +1884,36 @@ fn placeholder(v: &str) -> bool {
         || v.chars().all(|c| c == '*')
         || MARKS.iter().any(|m| lower.contains(m))
         || few_chars(v)
+        || sample_basic_auth(v)
+}
+
+/// Base64 of a documentation's sample credentials (`user:password`,
+/// `admin:secret`): a basic-auth header's example, not a login.
+fn sample_basic_auth(v: &str) -> bool {
+    const SAMPLE: &[&str] = &[
+        "password",
+        "pass",
+        "passwd",
+        "pwd",
+        "secret",
+        "changeme",
+        "example",
+        "test",
+        "1234",
+        "12345",
+        "123456",
+        "qwerty",
+        "opensesame",
+    ];
+    let Some(text) = super::decode::base64(v.as_bytes()).and_then(|b| String::from_utf8(b).ok())
+    else {
+        return false;
+    };
+    text.split_once(':').is_some_and(|(user, pass)| {
+        user.len() <= 32
+            && !user.chars().any(char::is_control)
+            && (SAMPLE.contains(&pass.to_lowercase().as_str()) || pass.is_empty())
+    })
 }
 
 /// File system paths and URLs (`/run/secrets/db`, `kv/data/prod/db`).
