@@ -112,6 +112,13 @@ pub(super) const PATTERNS: &[Pattern] = &[
         &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
         r"gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9]{20,}_[A-Za-z0-9]{40,}",
     ),
+    // A first part of one: a key cut in two (to get past a scanner) is
+    // still a key.
+    shape(
+        "secret.github-token-part",
+        &["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"],
+        r"gh[pousr]_[A-Za-z0-9]{16,35}\b|github_pat_[A-Za-z0-9]{20,}_[A-Za-z0-9]{10,39}\b",
+    ),
     shape(
         "secret.gitlab-token",
         &[
@@ -417,7 +424,10 @@ fn reach(id: &str) -> Reach {
         "secret.yandex-key" => (0, 512, token, 35),
         "secret.newrelic-key" => (0, 64, upper_digit, 27),
         "secret.age-secret-key" => (0, 96, upper_digit, 58),
-        "secret.github-token" | "secret.stripe-key" | "secret.vercel-token" => (0, 512, alnum, 16),
+        "secret.github-token"
+        | "secret.github-token-part"
+        | "secret.stripe-key"
+        | "secret.vercel-token" => (0, 512, alnum, 16),
         "secret.huggingface-token" | "secret.npm-token" | "secret.notion-token" => {
             (0, 128, alnum, 34)
         }
@@ -894,7 +904,10 @@ fn telegram_at(b: &[u8], colon: usize) -> Option<(usize, usize)> {
             .take(36)
             .take_while(|&&c| is_token_byte(c))
             .count();
-    if end - colon - 1 != 35 {
+    // The whole secret is 35 characters; a first part of one (a key cut in
+    // two to get past a scanner) starts with its `AA` all the same.
+    let n = end - colon - 1;
+    if n != 35 && !((16..35).contains(&n) && b[colon + 1..].starts_with(b"AA")) {
         return None;
     }
     let secret = std::str::from_utf8(&b[colon + 1..end]).ok()?;
@@ -2587,6 +2600,20 @@ mod tests {
             found("secret.aws-access-key", two),
             concat!("AKIA", "UJZDE8GXD6NCF10E")
         );
+        // A key cut in two with a label on each half: the first half is
+        // a key of its own.
+        finds(
+            "secret.github-token-part",
+            concat!(
+                "part 1: ghp",
+                "_pj2OReTHzkRsoDm8\npart 2: 9d2yC3O78mL3Wi3OYHtf"
+            ),
+        );
+        finds(
+            "secret.telegram-bot-token",
+            concat!("bot token, first part: 7312098841", ":AA6X68serX2Mc29VAQ"),
+        );
+        clean("Token ids look like ghp_ followed by 36 characters.");
         // Ordinary wrapped prose and base64 lines assemble no key.
         clean("The deploy notes mention the token\nrotation every month and the AKIA\nprefix of AWS key ids.");
     }
