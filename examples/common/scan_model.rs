@@ -276,7 +276,7 @@ fn next_up(x: f32) -> f32 {
 }
 
 /// The hyperparameters tried, in order.
-pub const GRID: [Params; 3] = [
+pub const GRID: [Params; 5] = [
     Params {
         epochs: 12,
         rate: 0.5,
@@ -291,6 +291,16 @@ pub const GRID: [Params; 3] = [
         epochs: 30,
         rate: 0.5,
         l2: 1e-4,
+    },
+    Params {
+        epochs: 30,
+        rate: 1.0,
+        l2: 3e-4,
+    },
+    Params {
+        epochs: 30,
+        rate: 1.0,
+        l2: 1e-3,
     },
 ];
 
