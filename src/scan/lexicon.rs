@@ -375,6 +375,11 @@ features! {
     PkgSource,
     /// `http://`: an address with no TLS.
     PlainHttp,
+    /// The host's whole disk mounted into a container, writable (`-v /:/host`).
+    HostRoot,
+    /// A container that outlives a reboot or owns the host: `--privileged`,
+    /// `--restart=always`, `pid: host`.
+    ContainerPower,
     /// A markdown image whose URL has a query string (`![x](https://h/p?d=`).
     ImgQuery,
     // --- language: exfiltration and persistence, second set ---------------

@@ -357,6 +357,18 @@ const LITS: &[Lit] = &[
     lit("insteadof", &[F::PkgSource], W, W),
     lit("replace-with", &[F::PkgSource], W, W),
     chk("http://", &[F::PlainHttp], W, remote_http),
+    chk("/:/", &[F::HostRoot], Any, host_root),
+    lit("--privileged", &[F::ContainerPower], W, W),
+    lit("privileged: true", &[F::ContainerPower], W, W),
+    lit("--restart=always", &[F::ContainerPower], W, W),
+    lit("--restart always", &[F::ContainerPower], W, W),
+    lit("restart: always", &[F::ContainerPower], W, W),
+    lit("--restart=unless-stopped", &[F::ContainerPower], W, W),
+    lit("--pid=host", &[F::ContainerPower], W, W),
+    lit("pid: host", &[F::ContainerPower], W, W),
+    lit(".vimrc", &[F::Rc], Any, W),
+    lit("init.vim", &[F::Rc], W, W),
+    lit(".tmux.conf", &[F::Rc], Any, W),
     lit("preinstall", &[F::InstallHook], W, W),
     lit("require('https')", &[F::Net, F::HttpLib], W, Any),
     lit("require(\"https\")", &[F::Net, F::HttpLib], W, Any),
@@ -1067,6 +1079,18 @@ fn remote_http(t: &[u8], s: usize, e: usize) -> Option<usize> {
     (!private).then_some(end)
 }
 
+/// `/:/…`, the host's root mounted into a container (`-v /:/host`, `- /:/host`
+/// in a compose file), unless read-only (`/:/host:ro`).
+fn host_root(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    if s > 0 && !matches!(t[s - 1], b' ' | b'"' | b'\'' | b'[' | b'=' | b'`') {
+        return None;
+    }
+    let end = (e..t.len())
+        .find(|&k| matches!(t[k], b' ' | b'"' | b'\'' | b'`' | b',' | b']' | b'\n'))
+        .unwrap_or(t.len());
+    (!t[e..end].windows(3).any(|w| w == b":ro")).then_some(end)
+}
+
 /// A URL that carries `$SECRET`, or a placeholder for a secret to fill in:
 /// `{{secret}}`, `{the GITHUB_TOKEN value}`, `<пароль>`.
 fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
@@ -1517,6 +1541,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::SubstHost => "$(cat ~/.x | base32).d.example.net",
         F::HooksPathOdd => "core.hooksPath ~/.cache/.h",
         F::PlainHttp => "http://203.0.113.9/simple",
+        F::HostRoot => "-v /:/host",
         _ => {
             LITS.iter()
                 .find(|l| l.fs.contains(&f) && l.check.is_none())?
