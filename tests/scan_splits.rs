@@ -9,7 +9,7 @@ mod splits;
 use splits::{lines, refused};
 
 /// Raised as the rules improve; never lowered to let a change through.
-const FLOOR: f64 = 0.85;
+const FLOOR: f64 = 0.89;
 
 #[test]
 fn the_development_split_holds_its_ground() {
