@@ -1249,6 +1249,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "user's calendar", "user's primary calendar", "user's drafts", "user's inbox",
         "user's contacts", "user's photos", "user's documents", "календар* пользовател*",
         "почт* пользовател*", "фотографи* пользовател*", "документ* пользовател*",
+        "all mail", "all emails", "all incoming mail", "every email", "all messages", "direct messages",
+        "=dms", "personal messages", "date of birth", "passport number", "passport numbers",
+        "medical records", "diagnosis", "diagnoses", "insurance id", "bank statements",
+        "account numbers", "salary expectations", "card details", "camera stream", "camera feed",
+        "всю почту", "все письма", "входящие письма", "личные сообщения", "личку", "диагноз*",
+        "выписк*", "номера счетов", "зарплат*", "данные карт*", "паспортные данные",
+        "видеопоток*", "поток с камер*",
     ]),
     (F::Periodic, &[
         "every morning", "каждое утро", "every evening", "every so often", "время от времени",
@@ -1265,6 +1272,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::PublicW, &[
         "public link", "public paste", "public bucket", "public repo", "public gist", "public channel",
         "publicly", "публичн*", "доступ по ссылке", "для всех",
+        "public thread", "public ics", "public-read", "anyone with the link", "anyone-with-link",
+        "shared with anyone", "open to everyone", "открыт всем", "открыт для всех", "всем по ссылке",
     ]),
     (F::Conceal, &[
         "no need to mention it", "no need to mention this", "nobody needs to hear about it", "no one needs to know",
