@@ -1151,9 +1151,10 @@ mod tests {
 
     #[test]
     fn two_ordinary_turns_side_by_side_stay_visible() {
-        // Two LoCoMo turns that each pass: the learned layer took them
-        // side by side for one instruction, and an import of the
-        // conversation failed. Neighbours are read by the rules alone.
+        // Two LoCoMo turns that each pass: an earlier learned layer, which
+        // had never seen chat, took them side by side for one instruction,
+        // and an import of the conversation failed. The layer now reads
+        // neighbours too, trained on chat, and leaves this pair alone.
         let first = "Caroline: That's great, Mel! What other good memories do you have that make you feel thankful for life?";
         let second = "Melanie: I'll never forget the day my youngest took her first steps. Seeing her wobble as she took those initial steps really put into perspective how fleeting life is and how lucky I am to be able to share these moments.";
         assert!(!scan(first).blocked && !scan(second).blocked);

@@ -205,9 +205,8 @@ pub fn scan(text: &str) -> Verdict {
 }
 
 /// The rules' verdict alone, without the learned layer (see [`model`]):
-/// for neighbours read side by side (`Store::read_pair`: the layer reads
-/// two ordinary entries joined as one instruction more often than either
-/// alone), tests of a rule, and the trainer.
+/// for tests of a rule, the trainer and the benchmarks that compare the
+/// two.
 #[doc(hidden)]
 pub fn rules_verdict(text: &str) -> Verdict {
     scan_with(text, Learned::Off).0
