@@ -3,12 +3,11 @@
 //! and threshold by leave-one-round-out cross-validation (see
 //! `examples/common/scan_model.rs`).
 //! Usage: `cargo run --release --example scan_train [-- --check]
-//! [-- --locomo [path]]`: `--check` fails unless `model.bin` is exactly
-//! what training produces; `--locomo` also counts the LoCoMo turns, alone
-//! and side by side with their neighbour, the trained model would add over
-//! the rules.
+//! [-- --locomo]`: `--check` fails unless `model.bin` is exactly what
+//! training produces; `--locomo` also counts the LoCoMo turns (from
+//! `../shared/locomo/locomo10.json`), alone and side by side with their
+//! neighbour, the trained model would block over the rules.
 use mnemo::scan::model::Model;
-use serde_json::Value;
 
 #[path = "common/scan_model.rs"]
 mod scan_model;
@@ -33,14 +32,8 @@ fn main() {
             .count(),
     );
     let explore = |p: scan_model::Params, bytes: &[u8]| {
-        print!("  {p:?} on all: ");
-        locomo(
-            &format!(
-                "{}/../shared/locomo/locomo10.json",
-                env!("CARGO_MANIFEST_DIR")
-            ),
-            bytes,
-        );
+        println!("  {p:?} on all:");
+        chat(bytes);
     };
     let hook: scan_model::Hook = if std::env::var_os("SCAN_TRAIN_EXPLORE").is_some() {
         Some(&explore)
@@ -73,15 +66,8 @@ fn main() {
         pct(e),
         pct(b)
     );
-    if let Some(i) = args.iter().position(|a| a == "--locomo") {
-        let file = args.get(i + 1).cloned().unwrap_or_else(|| {
-            format!(
-                "{}/../shared/locomo/locomo10.json",
-                env!("CARGO_MANIFEST_DIR")
-            )
-        });
-        locomo(&file, &t.bytes);
-        pairs(&t.bytes);
+    if args.iter().any(|a| a == "--locomo") {
+        chat(&t.bytes);
     }
     let size = t.bytes.len();
     if args.iter().any(|a| a == "--check") {
@@ -97,77 +83,42 @@ fn main() {
     }
 }
 
-/// LoCoMo's turns (`speaker: text`) the model would add over the rules.
-fn locomo(file: &str, bytes: &[u8]) {
-    let data: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
-    let m = Model::parse(bytes).unwrap();
-    let (mut turns, mut rules, mut added) = (0, 0, 0);
-    let mut scores: Vec<f32> = Vec::new();
-    let mut top: Vec<(f32, String)> = Vec::new();
-    for sample in data.as_array().unwrap() {
-        for (key, list) in sample["conversation"].as_object().unwrap() {
-            if !key.starts_with("session_") || key.ends_with("date_time") {
-                continue;
-            }
-            for turn in list.as_array().into_iter().flatten() {
-                let text = format!(
-                    "{}: {}",
-                    turn["speaker"].as_str().unwrap_or(""),
-                    turn["text"].as_str().unwrap_or("")
-                );
-                turns += 1;
-                let (v, input) = mnemo::scan::learned_input(&text);
-                if v.blocked {
-                    rules += 1;
-                } else if let Some(input) = input {
-                    let s = m.score(&input.features);
-                    added += usize::from(s >= m.threshold());
-                    scores.push(s);
-                    top.push((s, text.clone()));
-                }
-            }
-        }
-    }
-    scores.sort_by(|a, b| b.total_cmp(a));
-    top.sort_by(|a, b| b.0.total_cmp(&a.0));
-    if std::env::var_os("SCAN_TRAIN_SHOW").is_some() {
-        for (s, t) in top.iter().take(40) {
-            println!("{s:.3} {t}");
-        }
-    }
-    println!(
-        "LoCoMo: {turns} turns; rules block {rules}; the model adds {added}; \
-         a threshold above {:.4} adds at most three (top scores {:?})",
-        scores.get(3).copied().unwrap_or(f32::NEG_INFINITY),
-        &scores[..scores.len().min(8)]
-    );
-}
-
-/// Neighbouring LoCoMo turns read side by side (as a store's neighbours
-/// are): how many pairs the model blocks over the rules, in the
-/// conversations it trained on (even) and in the others (odd).
-fn pairs(bytes: &[u8]) {
+/// LoCoMo's turns the model would block over the rules, in the
+/// conversations it trained on (even) and in the others (odd): each turn
+/// alone, and each beside the one before (as a store's neighbours are
+/// read). `SCAN_TRAIN_SHOW=1` prints the highest-scored texts.
+fn chat(bytes: &[u8]) {
     let m = Model::parse(bytes).unwrap();
     for parity in [0, 1] {
         let turns = scan_model::chat_turns(parity);
-        let mut s: Vec<(f32, String)> = Vec::new();
-        for w in turns.windows(2) {
-            let joined = mnemo::store::side_by_side(&w[0], &w[1]);
-            let (v, input) = mnemo::scan::learned_input(&joined);
-            if v.blocked {
-                continue;
+        let pairs: Vec<String> = turns
+            .windows(2)
+            .map(|w| mnemo::store::side_by_side(&w[0], &w[1]))
+            .collect();
+        let which = ["even (trained on)", "odd (never trained on)"][parity];
+        for (what, texts) in [("turns", &turns), ("pairs", &pairs)] {
+            let mut rules = 0;
+            let mut scored: Vec<(f32, &str)> = Vec::new();
+            for text in texts {
+                let (v, input) = mnemo::scan::learned_input(text);
+                if v.blocked {
+                    rules += 1;
+                } else if let Some(input) = input {
+                    scored.push((m.score(&input.features), text));
+                }
             }
-            if let Some(i) = input {
-                s.push((m.score(&i.features), joined));
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0));
+            let added = scored.iter().filter(|x| x.0 >= m.threshold()).count();
+            let top: Vec<f32> = scored.iter().take(6).map(|x| x.0).collect();
+            println!(
+                "LoCoMo {which}: {} {what}; rules block {rules}; the model adds {added}; top scores {top:?}",
+                texts.len()
+            );
+            if std::env::var_os("SCAN_TRAIN_SHOW").is_some() {
+                for (s, t) in scored.iter().take(20) {
+                    println!("  {s:.3} {t}");
+                }
             }
         }
-        s.sort_by(|a, b| b.0.total_cmp(&a.0));
-        let n = s.iter().filter(|x| x.0 >= m.threshold()).count();
-        let top: Vec<f32> = s.iter().take(6).map(|x| x.0).collect();
-        let which = ["even (trained on)", "odd (never trained on)"][parity];
-        println!(
-            "LoCoMo pairs, {which} conversations: {} turns, the model adds {n}; top scores {top:?}",
-            turns.len()
-        );
     }
 }
