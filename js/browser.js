@@ -57,6 +57,17 @@ function startWorker() {
  */
 let spare = null;
 
+/**
+ * Workers whose memory was closed, kept for the page's next opens: such a
+ * worker keeps the OPFS pools of the memories it opened installed (paused,
+ * holding no file handle and no lock), so opening one of them again only
+ * takes the pool's file handles back, and its wasm is already compiled by
+ * the engine's optimizing tier. `names`: the memories it opened.
+ */
+const idle = [];
+/** How many closed memories' workers a page keeps. */
+const IDLE_MAX = 2;
+
 function warmWorker() {
   const warm = { worker: startWorker(), failed: false };
   warm.worker.onerror = (event) => {
@@ -67,23 +78,63 @@ function warmWorker() {
   return warm;
 }
 
-/** The spare worker (a fresh one if it stopped), and a new spare for the next open. */
-function takeWorker() {
+/**
+ * A worker for memory `name`: an idle one that opened it before (its pool
+ * is installed there), else any idle one, else the spare, as `{worker,
+ * names}`. The next spare starts when the open is done (`restock`), so it
+ * does not compete with the open for the CPU.
+ */
+function takeWorker(name) {
+  let at = idle.findIndex((w) => w.names.has(name));
+  if (at < 0) at = idle.length - 1;
+  const reused = at >= 0 ? idle.splice(at, 1)[0] : null;
+  if (reused && !reused.failed) {
+    reused.worker.onerror = null;
+    reused.names.add(name);
+    return reused;
+  }
+  reused?.worker.terminate();
   const taken = spare;
-  spare = warmWorker();
+  spare = null;
   if (taken && !taken.failed) {
     taken.worker.onerror = null;
-    return taken.worker;
+    return { worker: taken.worker, names: new Set([name]) };
   }
   taken?.worker.terminate();
-  return startWorker();
+  return { worker: startWorker(), names: new Set([name]) };
 }
+
+/** Starts a spare worker if the page has none. */
+function restock() {
+  spare ??= warmWorker();
+}
+
+/** Keeps `kept` (a worker whose memory was closed) for a later open. */
+function park(kept) {
+  kept.failed = false;
+  kept.worker.onmessage = null;
+  kept.worker.onmessageerror = null;
+  kept.worker.onerror = (event) => {
+    event.preventDefault?.();
+    kept.failed = true;
+  };
+  idle.push(kept);
+  while (idle.length > IDLE_MAX) idle.shift().worker.terminate();
+}
+
+/**
+ * Call ids, unique across the page's workers: a worker kept after its
+ * memory closed may still answer a call of that memory, and that answer
+ * must not resolve a call of the next one.
+ */
+let nextId = 1;
 
 /** A memory living in a dedicated worker; every call is a message. */
 class WorkerMemory {
   #worker;
+  /** `{worker, names}`: this memory's worker, kept when it closes (see `park`). */
+  #kept;
   #pending = new Map();
-  #next = 1;
   #closed = null;
   /** The host's llm of each review or curation in progress, by call id. */
   #llms = new Map();
@@ -92,8 +143,9 @@ class WorkerMemory {
   /** The host's embed functions: the open's (key 0) and each curation's (its call id). */
   #embeds = new Map();
 
-  constructor(worker) {
+  constructor(worker, kept = null) {
     this.#worker = worker;
+    this.#kept = kept;
     worker.onmessage = ({ data }) => {
       if (data.llm !== undefined) {
         this.#answerLlm(data);
@@ -162,7 +214,7 @@ class WorkerMemory {
 
   call(method, args, module, extra) {
     if (this.#closed) return Promise.reject(mnemoError(this.#closed));
-    const id = this.#next++;
+    const id = nextId++;
     // The options' signal of a call that takes one stays here (it cannot
     // cross); its abort is sent as a message, and the worker aborts there.
     let signal = null;
@@ -204,8 +256,9 @@ class WorkerMemory {
         { name: "MnemoError", code: "invalid-config" },
       );
     }
-    const worker = takeWorker();
-    const memory = new WorkerMemory(worker);
+    const kept = takeWorker(String(opts?.name ?? "default"));
+    const worker = kept.worker;
+    const memory = new WorkerMemory(worker, kept);
     // The embedder's embed stays here; its shape goes to the worker, which
     // checks it as Memory.open does (invalid-config on a bad one).
     let extra;
@@ -217,10 +270,14 @@ class WorkerMemory {
         extra = { embed: true };
       }
     }
-    await memory.call("open", [opts], MODULE, extra).catch((e) => {
+    try {
+      await memory.call("open", [opts], MODULE, extra);
+    } catch (e) {
       worker.terminate();
       throw e;
-    });
+    } finally {
+      restock();
+    }
     return memory;
   }
 
@@ -234,7 +291,7 @@ class WorkerMemory {
   async #withHost(method, options) {
     if (options === null || typeof options !== "object") return this.call(method, [options]);
     const { llm, ...rest } = options;
-    const id = this.#next;
+    const id = nextId;
     const extra = { host: true };
     if (typeof llm === "function") {
       this.#llms.set(id, llm);
@@ -313,7 +370,11 @@ class WorkerMemory {
     if (this.#closed) return;
     await this.call("close", []);
     this.#closed = { code: "closed", message: "this memory was closed; open it again with Memory.open" };
-    this.#worker.terminate();
+    // Reject what is still waiting (an answer after the close is not this memory's).
+    for (const waiting of this.#pending.values()) waiting.reject(mnemoError(this.#closed));
+    this.#pending.clear();
+    if (this.#kept) park(this.#kept);
+    else this.#worker.terminate();
   }
 }
 

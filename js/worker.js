@@ -24,6 +24,8 @@ import init, { Memory } from "./mnemo.js";
 // so the worker instantiates it instead of fetching and compiling again.
 let ready = null;
 let memory = null;
+/** An open has arrived (the warm-up gives way to it). */
+let opening = false;
 
 /** The reviews and curations in progress by call id: their AbortController. */
 const calls = new Map();
@@ -68,6 +70,35 @@ async function withHost(id, method, options, data) {
   }
 }
 
+/**
+ * Runs the core's open path once on a small memory in this worker's heap
+ * (parse, scan, index, graph, a write, a context), so that the engine has
+ * compiled that code before a real open arrives: the first call of a wasm
+ * function compiles it, which made a page's first open cost several times
+ * the next ones. Nothing is stored; a failure is of no consequence.
+ */
+async function warmUp() {
+  const steps = [
+    (warm) =>
+      warm.importMarkdown({
+        "MEMORY.md": "# Staging\nThe staging server listens on port 2001; see [[Deploys]] #ops\n§\nDeploy windows are on Tuesdays.",
+        "USER.md": "Prefers short answers.",
+      }),
+    (warm) => warm.tool({ action: "add", target: "memory", content: "Backups run nightly at 02:00." }),
+    (warm) => warm.context("which port does the staging server use?"),
+  ];
+  let warm = null;
+  try {
+    warm = await Memory.open({ storage: "memory", name: "mnemo-warm-up" });
+    // An open that arrives meanwhile goes first: the rest is skipped.
+    for (const step of steps) if (!opening) await step(warm);
+  } catch {
+    // Only speed was at stake.
+  } finally {
+    warm?.close().catch(() => {});
+  }
+}
+
 /** The staged writes of the open memory, or undefined. */
 function pendingCount() {
   try {
@@ -99,11 +130,15 @@ self.onmessage = async ({ data }) => {
     return;
   }
   const { id, method, args, module } = data;
+  if (method === "open" || method === "recover") opening = true;
   try {
     ready ??= init(module instanceof WebAssembly.Module ? { module_or_path: module } : undefined);
     await ready;
     // A spare worker started ahead of an open: the wasm is ready, nothing to answer.
-    if (method === "warm") return;
+    if (method === "warm") {
+      await warmUp();
+      return;
+    }
     let result;
     if (method === "open") {
       const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed(undefined) } } : args[0];

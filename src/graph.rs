@@ -32,6 +32,7 @@
 //!
 //! This module must never hand out text of a blocked note.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::store::Target;
@@ -160,7 +161,11 @@ pub fn title_of(entry: &str) -> String {
 
 /// The parts of a note outside code: fenced blocks and inline code spans
 /// are blanked so neither links nor tags are read from them.
-fn without_code(entry: &str) -> String {
+fn without_code(entry: &str) -> Cow<'_, str> {
+    // No backtick and no tilde fence: no code to blank (most notes).
+    if !entry.contains('`') && !entry.contains("~~~") {
+        return Cow::Borrowed(entry);
+    }
     let mut out = String::with_capacity(entry.len());
     let mut fenced = false;
     for line in entry.split('\n') {
@@ -185,14 +190,17 @@ fn without_code(entry: &str) -> String {
         }
         out.push('\n');
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The `[[targets]]` of a note, as written (alias after `|` dropped).
 pub fn links(entry: &str) -> Vec<String> {
+    if !entry.contains("[[") {
+        return Vec::new();
+    }
     let text = without_code(entry);
     let mut out = Vec::new();
-    let mut rest = text.as_str();
+    let mut rest: &str = &text;
     while let Some(start) = rest.find("[[") {
         let after = &rest[start + 2..];
         let Some(end) = after.find("]]") else { break };
@@ -212,6 +220,9 @@ pub fn links(entry: &str) -> Vec<String> {
 
 /// The `#tags` of a note in order, lowercased (including `pinned`).
 pub fn tags(entry: &str) -> Vec<String> {
+    if !entry.contains('#') {
+        return Vec::new();
+    }
     let text = without_code(entry);
     let mut out = Vec::new();
     let mut prev: Option<char> = None;

@@ -2,7 +2,8 @@
 // repository on 127.0.0.1 (a secure context, so OPFS works) whose "/" is a
 // page that loads mnemo/browser as `window.mnemo`, and Debian's Chromium.
 import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -59,6 +60,27 @@ export function serve() {
 /** Headless Chromium. */
 export function launch() {
   return chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu"] });
+}
+
+/**
+ * A browser context with a profile on disk, as a user's browser has: OPFS
+ * and IndexedDB live in files there. `launch().newContext()` gives an
+ * off-the-record (private window) context instead, whose OPFS is kept in
+ * the browser process's memory and reached through a message for every
+ * read and write. Its `close()` also removes the profile.
+ */
+export async function launchProfile() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "mnemo-profile-"));
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM,
+    args: ["--no-sandbox", "--disable-gpu"],
+  });
+  const close = context.close.bind(context);
+  context.close = async () => {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return context;
 }
 
 /** A new tab of `context` on the harness page, with mnemo loaded. */

@@ -430,6 +430,44 @@ test("opfs: recover() runs in a worker from a page and refuses a sound database"
   await page.close();
 });
 
+test("opfs: a page reopens a memory in the worker it kept, and a delete from another tab meanwhile is seen", async () => {
+  const page = await tab();
+  const other = await tab();
+  const step = (fn, arg) => run(page, fn, arg);
+  const write = async (content) =>
+    step(async (content) => {
+      const m = await window.mnemo.Memory.open({ storage: "opfs", name: "kept" });
+      const before = (await m.exportMarkdown())["MEMORY.md"];
+      await m.tool({ action: "add", target: "memory", content });
+      await m.close();
+      return before;
+    }, content);
+  assert.equal(await write("first"), "");
+  // The second open finds the first in the worker the page kept.
+  assert.equal(await write("second"), "first");
+  // The memory is not open anywhere: another tab opens it at once, then deletes it.
+  const seen = await run(other, async () => {
+    const { Memory } = window.mnemo;
+    const m = await Memory.open({ storage: "opfs", name: "kept" });
+    const text = (await m.exportMarkdown())["MEMORY.md"];
+    await m.close();
+    await Memory.delete("kept");
+    return { text, list: await Memory.list() };
+  });
+  assert.equal(seen.text, "first\n§\nsecond");
+  assert.ok(!seen.list.includes("kept"), seen.list.join());
+  // The kept worker's pool lost its directory: the next open starts afresh.
+  assert.equal(await write("third"), "");
+  assert.equal(await write("fourth"), "third");
+  // Opens and closes keep at most a spare and two idle workers.
+  assert.ok(page.workers().length <= 3, `${page.workers().length} workers`);
+  await step(() => window.mnemo.Memory.delete("kept"));
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(other.errors, []);
+  await page.close();
+  await other.close();
+});
+
 test("opfs: files held by something outside mnemo's lock get a clear locked error", async () => {
   const page = await tab();
   const out = await run(page, async () => {
