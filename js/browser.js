@@ -19,14 +19,23 @@
 
 import init, * as wasm from "./mnemo.js";
 
+const IN_WORKER = typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope;
+
+/** A dedicated worker running worker.js. */
+function startWorker() {
+  return new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
+}
+
+// A page's first worker starts before the wasm is compiled, so that it
+// loads its scripts meanwhile; it gets the compiled module below.
+const first = !IN_WORKER && typeof Worker === "function" ? startWorker() : null;
+
 await init();
 // The compiled module, handed to the workers this file starts so they need
 // not fetch and compile the wasm again.
 const MODULE = init.__wbindgen_wasm_module;
 
 export { scan, errorCodes, NoteIndex, wasmMemoryBytes } from "./mnemo.js";
-
-const IN_WORKER = typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope;
 
 /** The instance methods a worker memory forwards: those of the wasm class. */
 const METHODS = Object.getOwnPropertyNames(wasm.Memory.prototype).filter(
@@ -42,11 +51,6 @@ function mnemoError(data) {
   e.name = "MnemoError";
   e.code = CODES.has(data?.code) ? data.code : "storage";
   return e;
-}
-
-/** A dedicated worker running worker.js. */
-function startWorker() {
-  return new Worker(new URL("./worker.js", import.meta.url), { type: "module", name: "mnemo" });
 }
 
 /**
@@ -68,8 +72,9 @@ const idle = [];
 /** How many closed memories' workers a page keeps. */
 const IDLE_MAX = 2;
 
-function warmWorker() {
-  const warm = { worker: startWorker(), failed: false };
+/** `worker` (a new one if not given) made the spare: given the module and warmed up. */
+function warmWorker(worker = startWorker()) {
+  const warm = { worker, failed: false };
   warm.worker.onerror = (event) => {
     event.preventDefault?.();
     warm.failed = true;
@@ -454,4 +459,4 @@ export class Memory {
 }
 
 // The first open of a page finds its worker started and its wasm ready.
-if (!IN_WORKER && typeof Worker === "function") spare = warmWorker();
+if (first) spare = warmWorker(first);

@@ -24,7 +24,7 @@ import init, { Memory } from "./mnemo.js";
 // so the worker instantiates it instead of fetching and compiling again.
 let ready = null;
 let memory = null;
-/** An open has arrived (the warm-up gives way to it). */
+/** An open (or recover) has arrived: the warm-up gives way to it. */
 let opening = false;
 
 /** The reviews and curations in progress by call id: their AbortController. */
@@ -72,31 +72,35 @@ async function withHost(id, method, options, data) {
 
 /**
  * Runs the core's open path once on a small memory in this worker's heap
- * (parse, scan, index, graph, a write, a context), so that the engine has
- * compiled that code before a real open arrives: the first call of a wasm
- * function compiles it, which made a page's first open cost several times
- * the next ones. Nothing is stored; a failure is of no consequence.
+ * (import with its scan, index and graph, a write, a context), unless an
+ * open arrives first. The engine compiles a wasm function at its first
+ * call, and the compiled code is shared with the page (one module): without
+ * this, a page's first open paid for compiling most of mnemo, two to three
+ * times what the next open costs. It waits a moment so that a page opening
+ * at once is not made to wait for it; nothing is stored.
  */
-async function warmUp() {
-  const steps = [
-    (warm) =>
-      warm.importMarkdown({
-        "MEMORY.md": "# Staging\nThe staging server listens on port 2001; see [[Deploys]] #ops\n§\nDeploy windows are on Tuesdays.",
-        "USER.md": "Prefers short answers.",
-      }),
-    (warm) => warm.tool({ action: "add", target: "memory", content: "Backups run nightly at 02:00." }),
-    (warm) => warm.context("which port does the staging server use?"),
-  ];
-  let warm = null;
-  try {
-    warm = await Memory.open({ storage: "memory", name: "mnemo-warm-up" });
-    // An open that arrives meanwhile goes first: the rest is skipped.
-    for (const step of steps) if (!opening) await step(warm);
-  } catch {
-    // Only speed was at stake.
-  } finally {
-    warm?.close().catch(() => {});
-  }
+function warmUpSoon() {
+  setTimeout(async () => {
+    if (opening) return;
+    const steps = [
+      (warm) =>
+        warm.importMarkdown({
+          "MEMORY.md": "# Staging\nThe staging server listens on port 2001; see [[Deploys]] #ops\n§\nDeploy windows are on Tuesdays.",
+          "USER.md": "Prefers short answers.",
+        }),
+      (warm) => warm.tool({ action: "add", target: "memory", content: "Backups run nightly at 02:00." }),
+      (warm) => warm.context("which port does the staging server use?"),
+    ];
+    let warm = null;
+    try {
+      warm = await Memory.open({ storage: "memory", name: "mnemo-warm-up" });
+      for (const step of steps) if (!opening) await step(warm);
+    } catch {
+      // Only speed was at stake.
+    } finally {
+      warm?.close().catch(() => {});
+    }
+  }, 200);
 }
 
 /** The staged writes of the open memory, or undefined. */
@@ -136,7 +140,7 @@ self.onmessage = async ({ data }) => {
     await ready;
     // A spare worker started ahead of an open: the wasm is ready, nothing to answer.
     if (method === "warm") {
-      await warmUp();
+      warmUpSoon();
       return;
     }
     let result;
