@@ -572,6 +572,13 @@ mod tests {
         assert!(tags("https://example.com/page#section and a#b").is_empty());
         assert!(tags("run `grep #notatag` here").is_empty());
         assert!(tags("```\n#nottag\n```\n").is_empty());
+        assert_eq!(
+            tags("~~~\n#nottag [[Gone]]\n~~~\nafter #real ~ home"),
+            ["real"]
+        );
+        assert!(links("~~~\n[[Gone]]\n~~~").is_empty());
+        assert!(links("run `see [[Gone]]` here").is_empty());
+        assert_eq!(links("a ~ tilde, no fence: [[Kept]]"), ["Kept"]);
         assert_eq!(tags("(#paren) [#bracket]"), ["paren", "bracket"]);
         assert_eq!(tags("#pinned #infra"), ["pinned", "infra"]);
         assert_eq!(tags("#инфра заметка"), ["инфра"]);

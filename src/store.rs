@@ -1272,6 +1272,8 @@ mod tests {
         assert_ne!(Key::pair(&a, &b), Key::pair(&b, &a));
         assert_ne!(Key::entry("a\n§\nb"), Key::pair(&a, &b));
         assert_eq!(Key::from_hex(&a.hex()), Some(a));
+        assert_eq!(Key::from_hex(&a.hex().to_uppercase()), Some(a));
+        assert_eq!(Key::from_hex(&format!("+{}", &a.hex()[1..])), None);
         assert_eq!(Key::from_hex("zz"), None);
         assert_eq!(Key::from_hex(&"g".repeat(64)), None);
         // The cache's blob: the rules version and the keys in hex, in order.
