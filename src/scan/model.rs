@@ -33,7 +33,7 @@ use super::skeleton::Skeleton;
 use super::Category;
 
 /// Number of hashed feature buckets.
-pub const BUCKETS: usize = 1 << 13;
+pub const BUCKETS: usize = 1 << 14;
 
 /// The model file: `MNSM`, format version, bucket count (u32 LE), then
 /// scale, bias and threshold (f32 LE), then one i16 LE weight per bucket.
