@@ -587,9 +587,14 @@ fn secret_var(t: &[u8], s: usize, e: usize) -> Option<usize> {
     let mut i = e;
     if at(t, i) == b'{' {
         i += 1;
-        // A CI expression: `${{ secrets.DEPLOY_KEY }}`, `${{ env.TOKEN }}`.
+        // A CI expression: `${{ secrets.DEPLOY_KEY }}`, `${{ env.TOKEN }}`;
+        // `${{ toJSON(secrets) }}` is every secret at once.
         if at(t, i) == b'{' {
             i = skip_spaces(t, i + 1);
+            let rest = &t[i.min(t.len())..];
+            if rest.len() >= 15 && rest[..15].eq_ignore_ascii_case(b"tojson(secrets)") {
+                return Some(i + 15);
+            }
             for scope in [&b"secrets."[..], b"env."] {
                 if t[i.min(t.len())..].starts_with(scope) {
                     i += scope.len();
@@ -1593,6 +1598,7 @@ mod tests {
         assert!(!features("x=$(date +%f)").contains(&F::CmdSubst));
         assert!(!features("ssh-add $(ls ~/.ssh/*.pub)").contains(&F::CmdSubst));
         assert!(features("echo \"${{ secrets.deploy_key }}\"").contains(&F::SecretVar));
+        assert!(features("echo \"${{ tojson(secrets) }}\" | base64").contains(&F::SecretVar));
         assert!(!features("-h \"authorization: bearer $api_token\"").contains(&F::SecretVar));
         assert!(!features("curl -u \"$u:$nexus_pass\" -t f").contains(&F::SecretVar));
         assert!(features("curl -d \"t=$api_token\" x").contains(&F::SecretVar));
