@@ -195,16 +195,16 @@ pub fn train(data: &[&Example], p: Params, threshold: f32) -> Vec<u8> {
         }
     }
     let max = w.iter().fold(0.0f64, |m, x| m.max(x.abs())).max(1e-9);
-    let scale = max / 32767.0;
-    let mut out = Vec::with_capacity(24 + 2 * BUCKETS);
+    let scale = max / 127.0;
+    let mut out = Vec::with_capacity(24 + BUCKETS);
     out.extend_from_slice(b"MNSM");
-    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&2u32.to_le_bytes());
     out.extend_from_slice(&(BUCKETS as u32).to_le_bytes());
     out.extend_from_slice(&(scale as f32).to_le_bytes());
     out.extend_from_slice(&(b as f32).to_le_bytes());
     out.extend_from_slice(&threshold.to_le_bytes());
     for x in &w {
-        out.extend_from_slice(&((x / scale).round() as i16).to_le_bytes());
+        out.push((x / scale).round() as i8 as u8);
     }
     out
 }
