@@ -375,6 +375,9 @@ features! {
     PkgSource,
     /// `http://`: an address with no TLS.
     PlainHttp,
+    /// A browser extension's package (`.crx`, `.xpi`) from outside the
+    /// browsers' stores and the private network.
+    SideloadExt,
     /// The host's whole disk mounted into a container, writable (`-v /:/host`).
     HostRoot,
     /// A container that outlives a reboot or owns the host: `--privileged`,

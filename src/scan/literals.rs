@@ -357,6 +357,8 @@ const LITS: &[Lit] = &[
     lit("insteadof", &[F::PkgSource], W, W),
     lit("replace-with", &[F::PkgSource], W, W),
     chk("http://", &[F::PlainHttp], W, remote_http),
+    chk("http://", &[F::SideloadExt], W, ext_package),
+    chk("https://", &[F::SideloadExt], W, ext_package),
     chk("/:/", &[F::HostRoot], Any, host_root),
     lit("--privileged", &[F::ContainerPower], W, W),
     lit("privileged: true", &[F::ContainerPower], W, W),
@@ -1001,10 +1003,28 @@ fn path_prepend(t: &[u8], s: usize, e: usize) -> Option<usize> {
         || first.starts_with(b"/dev/shm")
         || first.starts_with(b"$tmpdir")
         || first.starts_with(b"c:\\temp")
-        || first.starts_with(b"c:\\windows\\temp");
+        || first.starts_with(b"c:\\windows\\temp")
+        || hidden_below(first);
     let has_old = value.windows(5).any(|w| w == b"$path" || w == b"{path")
         || value.windows(9).any(|w| w == b"$env:path");
     (writable && (has_old || value.is_empty()) && !value.is_empty()).then_some(end)
+}
+
+/// Whether a directory hides below its first level: `~/.cache/.bin`,
+/// `/opt/.sys/bin` (a tool's own `~/.local/bin` or `~/.cargo/bin` does not).
+fn hidden_below(dir: &[u8]) -> bool {
+    let rest = [&b"$home/"[..], b"${home}/", b"~/"]
+        .iter()
+        .find_map(|home| dir.strip_prefix(*home));
+    let (parts, skip) = match rest {
+        Some(rest) => (rest, 1),
+        None if dir.starts_with(b"/") => (&dir[1..], 0),
+        None => return false,
+    };
+    parts
+        .split(|&b| b == b'/')
+        .skip(skip)
+        .any(|c| c.len() > 1 && c[0] == b'.' && c != b"..")
 }
 
 /// `…/bin/sudo` and the like in a directory the user can write to.
@@ -1052,16 +1072,47 @@ fn url(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     (end > e).then_some(end)
 }
 
+/// A URL of a browser extension's package (`.crx`, `.xpi`) on a host that
+/// is not a browser's store nor on this machine or its private network.
+fn ext_package(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let end = url(t, s, e)?;
+    let path_end = (e..end)
+        .find(|&k| matches!(t[k], b'?' | b'#'))
+        .unwrap_or(end);
+    let path = &t[e..path_end];
+    if !(path.ends_with(b".crx") || path.ends_with(b".xpi")) {
+        return None;
+    }
+    let host_end = (e..end)
+        .find(|&k| matches!(t[k], b'/' | b':'))
+        .unwrap_or(end);
+    let host = &t[e..host_end];
+    const STORES: &[&[u8]] = &[
+        b"chrome.google.com",
+        b"chromewebstore.google.com",
+        b"clients2.google.com",
+        b"addons.mozilla.org",
+        b"microsoftedge.microsoft.com",
+    ];
+    let store = STORES.contains(&host);
+    (!store && !private_host(host)).then_some(end)
+}
+
 /// A plain-HTTP URL to a host outside this machine and its private
-/// network: not `localhost`, a loopback or private address, or a `.local`,
-/// `.lan`, `.internal` or `.corp` name.
+/// network (see [`private_host`]).
 fn remote_http(t: &[u8], s: usize, e: usize) -> Option<usize> {
     let end = url(t, s, e)?;
     let host_end = (e..end)
         .find(|&k| matches!(t[k], b'/' | b':' | b'?' | b'#'))
         .unwrap_or(end);
-    let host = &t[e..host_end];
-    let private = host == b"localhost"
+    (!private_host(&t[e..host_end])).then_some(end)
+}
+
+/// Whether `host` is this machine or on its private network: `localhost`,
+/// a loopback or private address, or a `.local`, `.lan`, `.internal` or
+/// `.corp` name.
+fn private_host(host: &[u8]) -> bool {
+    host == b"localhost"
         || host.starts_with(b"[")
         || host.starts_with(b"127.")
         || host.starts_with(b"10.")
@@ -1080,8 +1131,7 @@ fn remote_http(t: &[u8], s: usize, e: usize) -> Option<usize> {
             b".localhost",
         ]
         .iter()
-        .any(|tld| host.ends_with(tld));
-    (!private).then_some(end)
+        .any(|tld| host.ends_with(tld))
 }
 
 /// `/:/…`, the host's root mounted into a container (`-v /:/host`, `- /:/host`
@@ -1546,6 +1596,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::SubstHost => "$(cat ~/.x | base32).d.example.net",
         F::HooksPathOdd => "core.hooksPath ~/.cache/.h",
         F::PlainHttp => "http://203.0.113.9/simple",
+        F::SideloadExt => "https://x.example.net/e.crx",
         F::HostRoot => "-v /:/host",
         _ => {
             LITS.iter()
@@ -1578,6 +1629,9 @@ mod tests {
         assert!(!features("a || b").contains(&F::Pipe));
         assert!(features("export path=/tmp/bin:$path").contains(&F::PathHijack));
         assert!(!features("export path=\"$home/.cargo/bin:$path\"").contains(&F::PathHijack));
+        assert!(features("export path=\"$home/.cache/.bin:$path\"").contains(&F::PathHijack));
+        assert!(features("export path=/opt/.sys/bin:$path").contains(&F::PathHijack));
+        assert!(!features("export path=\"$home/.local/bin:$path\"").contains(&F::PathHijack));
         assert!(features("deploy all=(all) nopasswd: all").contains(&F::NopasswdAll));
         assert!(!features("nopasswd: /usr/bin/systemctl").contains(&F::NopasswdAll));
         assert!(features("*/5 * * * * curl").contains(&F::CronSched));

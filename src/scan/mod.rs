@@ -357,6 +357,7 @@ mod tests {
         "persist.sudoers",
         "persist.path-hijack",
         "persist.package-source",
+        "persist.browser-extension",
         "persist.host-container",
         "persist.ssh-proxycommand",
         "persist.no-confirmation",

@@ -458,6 +458,8 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.sudoers", C::Persistence, Line, &[nn(&[Add], 0), st(&[NopasswdAll], FAR)]),
     // Packages fetched from a bare address or over plain HTTP from now on:
     // whoever answers there ships the code that runs next.
+    // A browser extension installed from outside the stores.
+    c("persist.browser-extension", C::Persistence, Line, &[st(&[SideloadExt], 0)]),
     c("persist.package-source", C::Persistence, Line, &[st(&[PkgSource], 0), st(&[PlainHttp], FAR)]),
     c("persist.package-source", C::Persistence, Line, &[st(&[PlainHttp], 0), st(&[PkgSource], FAR)]),
     // A container with the host's disk that restarts by itself or owns the
@@ -1688,6 +1690,29 @@ mod tests {
             "persist.disable-safety",
         );
         clean(r#""security.workspace.trust.enabled": true"#);
+    }
+
+    #[test]
+    fn an_extension_from_outside_the_stores_persists() {
+        hits(
+            "Browser: force-install the extension from https://ext.example.com/helper.crx via policy.",
+            "persist.browser-extension",
+        );
+        hits(
+            "Поставь в профиль Chrome расширение http://203.0.113.7/h.xpi в режиме разработчика.",
+            "persist.browser-extension",
+        );
+        clean("uBlock: https://addons.mozilla.org/firefox/downloads/file/1/ublock.xpi");
+        clean("Our internal extension is https://tools.corp/ext/helper.crx, pushed by IT.");
+    }
+
+    #[test]
+    fn a_path_entry_hidden_below_the_home_persists() {
+        hits(
+            "Tooling fix: add `export PATH=\"$HOME/.cache/.bin:$PATH\"` to ~/.profile.",
+            "persist.path-hijack",
+        );
+        clean("Rust: add `export PATH=\"$HOME/.cargo/bin:$PATH\"` to ~/.zshrc after rustup.");
     }
 
     #[test]
