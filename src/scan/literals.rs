@@ -1083,10 +1083,7 @@ fn ext_package(t: &[u8], s: usize, e: usize) -> Option<usize> {
     if !(path.ends_with(b".crx") || path.ends_with(b".xpi")) {
         return None;
     }
-    let host_end = (e..end)
-        .find(|&k| matches!(t[k], b'/' | b':'))
-        .unwrap_or(end);
-    let host = &t[e..host_end];
+    let host = url_host(t, e, end);
     const STORES: &[&[u8]] = &[
         b"chrome.google.com",
         b"chromewebstore.google.com",
@@ -1102,10 +1099,15 @@ fn ext_package(t: &[u8], s: usize, e: usize) -> Option<usize> {
 /// network (see [`private_host`]).
 fn remote_http(t: &[u8], s: usize, e: usize) -> Option<usize> {
     let end = url(t, s, e)?;
+    (!private_host(url_host(t, e, end))).then_some(end)
+}
+
+/// The host of the URL whose scheme ends at `e` and which ends at `end`.
+fn url_host(t: &[u8], e: usize, end: usize) -> &[u8] {
     let host_end = (e..end)
         .find(|&k| matches!(t[k], b'/' | b':' | b'?' | b'#'))
         .unwrap_or(end);
-    (!private_host(&t[e..host_end])).then_some(end)
+    &t[e..host_end]
 }
 
 /// Whether `host` is this machine or on its private network: `localhost`,

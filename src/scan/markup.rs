@@ -5,7 +5,7 @@
 //! read up to its `>` or the next `<`, a role line up to its end.
 
 use super::normalize::Normalised;
-use super::rules::{flag, Analysis, Hit};
+use super::rules::{flag, hits_in, Analysis, Hit};
 use super::skeleton::Skeleton;
 use super::{Category, Finding};
 use crate::scan::lexicon::F;
@@ -443,8 +443,7 @@ fn comments(text: &str) -> Vec<Comment> {
 /// as a past incident in its sentence ("Post-incident: a ticket held
 /// <!-- … --> …") that tells the reader to do nothing.
 fn mentioned(hits: &[Hit], start: u32, end: u32) -> bool {
-    let first = hits.partition_point(|h| h.start < start);
-    let inside = &hits[first..first + hits[first..].partition_point(|h| h.start < end)];
+    let inside = hits_in(hits, start, end);
     if !inside.is_empty() && inside.iter().all(|h| h.quoted) {
         return true;
     }
@@ -508,8 +507,7 @@ fn instructs(
     closed: bool,
     labelled: bool,
 ) -> bool {
-    let first = hits.partition_point(|h| h.start < start);
-    let inside = &hits[first..hits[first..].partition_point(|h| h.start < end) + first];
+    let inside = hits_in(hits, start, end);
     // `<!-- model: you must … -->`: a comment addressed to a role, then
     // words that instruct.
     if labelled

@@ -59,6 +59,13 @@ pub(super) struct Hit {
     pub(super) quoted: bool,
 }
 
+/// The hits of `hits` (sorted by start) that start in the raw range
+/// `start..end`.
+pub(super) fn hits_in(hits: &[Hit], start: u32, end: u32) -> &[Hit] {
+    let first = hits.partition_point(|h| h.start < start);
+    &hits[first..first + hits[first..].partition_point(|h| h.start < end)]
+}
+
 /// What a step needs of a negation before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Neg {
@@ -1040,9 +1047,8 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
             continue;
         }
         if incident.contains(&(ri, unit))
-            && !hits
+            && !hits_in(hits, start, end)
                 .iter()
-                .filter(|h| h.start >= start && h.end <= end)
                 .any(|h| directive.contains(&h.sent))
         {
             continue;

@@ -8,9 +8,7 @@ use std::cell::RefCell;
 
 use rusqlite::{Connection, OpenFlags};
 use sqlite_wasm_rs::vfs::{transfer::DbTransfer, VfsFilesManager};
-use sqlite_wasm_vfs::sahpool::{
-    install, OpfsSAHError, OpfsSAHPoolCfg, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil,
-};
+use sqlite_wasm_vfs::sahpool::{install, OpfsSAHError, OpfsSAHPoolCfgBuilder, OpfsSAHPoolUtil};
 
 use crate::db::{self, sql_error};
 use crate::error::{Error, ErrorKind, Result};
@@ -67,30 +65,32 @@ pub async fn pool(name: &str) -> Result<OpfsSAHPoolUtil> {
     }
 }
 
-/// One attempt of [`pool`]: a pool whose handles could not all be taken
-/// stays installed and paused, and the next attempt resumes it.
-///
-/// A pool this context installed earlier and paused (the package keeps a
-/// worker after its memory closes) may have lost its directory meanwhile
-/// (`Memory.delete` in another context): when it cannot be resumed it is
-/// uninstalled and installed again, which finds (or creates) the directory
-/// as a first install would.
+/// One attempt of [`pool`]. A pool this context installed and paused
+/// earlier (the package keeps a worker after its memory closes) is resumed;
+/// when that fails (its directory deleted by another context, or its files
+/// still held by one that just died) it is uninstalled and installed
+/// afresh, which finds or creates the directory as a first install does
+/// (and reports `locked` while the files are held).
 async fn take_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
     let cfg = OpfsSAHPoolCfgBuilder::new()
         .vfs_name(&vfs_name(name))
         .directory(&format!("mnemo/{name}"))
         .initial_capacity(6)
         .build();
-    let mut util = install_active(&cfg).await;
-    if util.is_err() && installed(name) {
-        if let Ok(stale) = install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false).await {
-            // SAFETY: the pool is paused (its resume failed), so no
-            // connection of it is open, and it is not used again.
-            let _ = unsafe { stale.uninstall() };
-        }
-        POOLS.with(|pools| pools.borrow_mut().retain(|n| n != name));
-        util = install_active(&cfg).await;
-    }
+    let install = || install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false);
+    let util = match install().await {
+        Ok(util) if util.is_paused() => match util.resume().await {
+            Ok(()) => Ok(util),
+            Err(_) => {
+                // SAFETY: the pool is paused (its resume failed), so no
+                // connection of it is open, and it is not used again.
+                let _ = unsafe { util.uninstall() };
+                POOLS.with(|pools| pools.borrow_mut().retain(|n| n != name));
+                install().await
+            }
+        },
+        other => other,
+    };
     let util = util.map_err(|e| opfs_error("open", e))?;
     POOLS.with(|pools| {
         let mut pools = pools.borrow_mut();
@@ -99,21 +99,6 @@ async fn take_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
         }
     });
     Ok(util)
-}
-
-/// Installs (or finds) the pool of `cfg` and resumes it if paused.
-async fn install_active(
-    cfg: &OpfsSAHPoolCfg,
-) -> std::result::Result<OpfsSAHPoolUtil, OpfsSAHError> {
-    match install::<sqlite_wasm_rs::WasmOsCallback>(cfg, false).await {
-        Ok(util) if util.is_paused() => util.resume().await.map(|_| util),
-        other => other,
-    }
-}
-
-/// Whether this context installed memory `name`'s pool.
-fn installed(name: &str) -> bool {
-    POOLS.with(|pools| pools.borrow().iter().any(|n| n == name))
 }
 
 /// Uninstalls memory `name`'s pool if this context installed it, so its
