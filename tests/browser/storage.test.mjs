@@ -430,6 +430,70 @@ test("opfs: recover() runs in a worker from a page and refuses a sound database"
   await page.close();
 });
 
+test("opfs: a damaged database is refused, kept aside by recover() twice over, and a pool keeps three slot files", async () => {
+  const page = await tab();
+  const out = await run(page, async () => {
+    const { Memory } = window.mnemo;
+    const name = "twice-damaged";
+    const slots = async () => {
+      const root = await navigator.storage.getDirectory();
+      const dir = await (await (await root.getDirectoryHandle("mnemo")).getDirectoryHandle(name)).getDirectoryHandle(".opaque");
+      const files = [];
+      for await (const [, handle] of dir.entries()) if (handle.kind === "file") files.push(handle);
+      return files;
+    };
+    // Overwrites the start of the database (SQLite's header, after the
+    // slot's 4096-byte header naming the file) with garbage.
+    const damage = async () => {
+      for (const handle of await slots()) {
+        const head = new Uint8Array(await (await handle.getFile()).slice(0, 16).arrayBuffer());
+        if (new TextDecoder().decode(head).startsWith("/mnemo.db\0")) {
+          const w = await handle.createWritable({ keepExistingData: true });
+          await w.write({ type: "write", position: 4096, data: new Uint8Array(100).fill(0xa5) });
+          await w.close();
+          return true;
+        }
+      }
+      return false;
+    };
+    const outcome = (p) => p.then(() => "ok", (e) => `${e.code}: ${e.message}`);
+    const write = async (content) => {
+      const m = await Memory.open({ storage: "opfs", name });
+      await m.tool({ action: "add", target: "memory", content });
+      const files = await m.exportMarkdown();
+      await m.close();
+      return files["MEMORY.md"];
+    };
+    const out = { first: await write("first"), freshSlots: (await slots()).length, rounds: [] };
+    for (const content of ["second", "third"]) {
+      const damaged = await damage();
+      const refused = await outcome(Memory.open({ storage: "opfs", name }));
+      const recovered = await Memory.recover(name, { storage: "opfs" });
+      out.rounds.push({ damaged, refused, kept: recovered.kept, written: await write(content) });
+    }
+    const m = await Memory.open({ storage: "opfs", name });
+    out.last = (await m.exportMarkdown())["MEMORY.md"];
+    await m.close();
+    out.slots = (await slots()).length;
+    await Memory.delete(name);
+    return out;
+  });
+  assert.equal(out.first, "first");
+  assert.equal(out.freshSlots, 3, "the database and two spare slots");
+  assert.equal(out.rounds.length, 2);
+  for (const [i, round] of out.rounds.entries()) {
+    assert.ok(round.damaged);
+    assert.match(round.refused, /^store-damaged: /);
+    assert.match(round.kept, /^OPFS pool mnemo\/twice-damaged, file \/damaged-\d+\.db$/);
+    assert.equal(round.written, i === 0 ? "second" : "third");
+  }
+  assert.notEqual(out.rounds[0].kept, out.rounds[1].kept);
+  assert.equal(out.last, "third");
+  assert.equal(out.slots, 5, "two kept copies, the database and two spare slots");
+  assert.deepEqual(page.errors, []);
+  await page.close();
+});
+
 test("opfs: a page reopens a memory in the worker it kept, and a delete from another tab meanwhile is seen", async () => {
   const page = await tab();
   const other = await tab();

@@ -18,6 +18,12 @@ use crate::storage::sqlite::Slot;
 /// The database file in a memory's pool.
 const DB_FILE: &str = "/mnemo.db";
 
+/// Slot files a pool keeps besides its files: the database's write-ahead
+/// log while a connection is open, and one spare (SQLite's temporary files
+/// are in memory). Every slot costs a file handle request, one after the
+/// other, each time the pool is installed or resumed.
+const SPARE_SLOTS: usize = 2;
+
 thread_local! {
     /// The memories whose OPFS pool this context installed.
     static POOLS: RefCell<Vec<String>> = const { RefCell::new(Vec::new()) };
@@ -75,7 +81,7 @@ async fn take_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
     let cfg = OpfsSAHPoolCfgBuilder::new()
         .vfs_name(&vfs_name(name))
         .directory(&format!("mnemo/{name}"))
-        .initial_capacity(6)
+        .initial_capacity(1 + SPARE_SLOTS)
         .build();
     let install = || install::<sqlite_wasm_rs::WasmOsCallback>(&cfg, false);
     let util = match install().await {
@@ -92,6 +98,15 @@ async fn take_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
         other => other,
     };
     let util = util.map_err(|e| opfs_error("open", e))?;
+    // Pools of earlier releases kept six slots: give back the unused ones
+    // beyond the spares, once.
+    let files = util.len().unwrap_or(usize::MAX / 2);
+    let extra = util
+        .capacity()
+        .saturating_sub((files + SPARE_SLOTS).max(1 + SPARE_SLOTS));
+    if extra > 0 {
+        let _ = util.reduce_capacity(extra).await;
+    }
     POOLS.with(|pools| {
         let mut pools = pools.borrow_mut();
         if !pools.iter().any(|n| n == name) {
@@ -211,6 +226,12 @@ pub fn let_go(name: &str, util: OpfsSAHPoolUtil, db: Slot) -> Box<dyn Fn()> {
 /// Returns the salvaged blobs' names and where the damaged file is kept.
 pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
     let util = pool(name).await?;
+    // The damaged copy kept below takes a slot of its own for good.
+    let files = util.len().unwrap_or(0);
+    if let Err(e) = util.ensure_capacity(files + 1 + SPARE_SLOTS).await {
+        let _ = util.pause();
+        return Err(opfs_error("growing the pool", e));
+    }
     let outcome = (|| {
         if !util.contains(DB_FILE).unwrap_or(false) {
             return Err(Error::new(
