@@ -22,5 +22,18 @@ export declare const Memory: Pick<
    * Opens a memory. In a page, "opfs" and "auto" run it in a worker;
    * everything else (and everything inside a worker) runs in the caller.
    */
-  open(opts?: MemoryOptions): Promise<Memory>;
+  open(opts?: BrowserMemoryOptions): Promise<Memory>;
 };
+
+/** Options of `Memory.open` in "mnemo/browser". */
+export interface BrowserMemoryOptions extends MemoryOptions {
+  /**
+   * In a page: whether the next page load may open this memory ahead of
+   * time, as soon as the module is imported (default `true`). A page
+   * remembers (in localStorage) the options of the last OPFS, IndexedDB or
+   * "auto" memory it opened, when they hold no function; the next load
+   * opens that memory before it is asked, and `Memory.open` with the same
+   * options then takes it. `false` forgets it and opens as usual.
+   */
+  prefetch?: boolean;
+}

@@ -72,14 +72,19 @@ const idle = [];
 /** How many closed memories' workers a page keeps. */
 const IDLE_MAX = 2;
 
-/** `worker` (a new one if not given) made the spare: given the module and warmed up. */
-function warmWorker(worker = startWorker()) {
+/**
+ * `worker` (a new one if not given) made the spare: given the module and
+ * warmed up, or told to open the memory of options `ahead` ahead of time
+ * (see "The page's next open" below).
+ */
+function warmWorker(worker = startWorker(), ahead = null) {
   const warm = { worker, failed: false };
   warm.worker.onerror = (event) => {
     event.preventDefault?.();
     warm.failed = true;
   };
-  warm.worker.postMessage({ method: "warm", module: MODULE });
+  if (ahead) warm.worker.postMessage({ method: "prefetch", args: [ahead], module: MODULE });
+  else warm.worker.postMessage({ method: "warm", module: MODULE });
   return warm;
 }
 
@@ -409,11 +414,27 @@ export class Memory {
    * everything else (and everything inside a worker) runs here.
    */
   static open(opts) {
-    const storage = opts?.storage;
-    if (!IN_WORKER && (storage === "opfs" || storage === "auto") && typeof Worker === "function") {
-      return WorkerMemory.open(opts);
+    let keep = true;
+    if (opts !== null && typeof opts === "object" && "prefetch" in opts) {
+      ({ prefetch: keep, ...opts } = opts);
+      if (typeof keep !== "boolean") {
+        return Promise.reject(mnemoError({ code: "invalid-config", message: "prefetch must be true or false" }));
+      }
     }
-    return wasm.Memory.open(opts);
+    const storage = opts?.storage;
+    let opened;
+    if (!IN_WORKER && (storage === "opfs" || storage === "auto") && typeof Worker === "function") {
+      opened = WorkerMemory.open(opts);
+    } else if (!IN_WORKER && storage === "indexeddb") {
+      opened = openAhead(opts);
+    } else {
+      return wasm.Memory.open(opts);
+    }
+    return opened.then((memory) => {
+      if (keep) remember(opts);
+      else forget(nameOf(opts));
+      return memory;
+    });
   }
 
   /** Names of the memories kept on this origin. */
@@ -422,7 +443,9 @@ export class Memory {
   }
 
   /** Removes every byte of memory `name` from this origin. */
-  static delete(name) {
+  static async delete(name) {
+    forget(name);
+    if (ahead && nameOf(ahead.opts) === name) dropAhead();
     return wasm.Memory.delete(name);
   }
 
@@ -458,5 +481,137 @@ export class Memory {
   }
 }
 
-// The first open of a page finds its worker started and its wasm ready.
-if (first) spare = warmWorker(first);
+// The page's next open, ahead of time. A page remembers (in localStorage)
+// the options of the last persistent memory it opened, when they hold no
+// function. When this module is imported again (the next page load), it
+// opens that memory at once, before the page asks: in the spare worker for
+// "opfs" and "auto", here for "indexeddb". `Memory.open` with the same
+// options then takes that memory (reading the stores again if they were
+// opened more than a moment before) instead of opening it; other options
+// open as usual. A memory opened ahead is an ordinary open memory (its
+// lease is let go after a second, like any other's) and is closed after
+// PREFETCH_KEEP_MS if nothing takes it. Nothing is created: a remembered
+// memory no longer on the origin is not opened. `prefetch: false` in
+// `Memory.open`'s options forgets the memory and opens it as usual;
+// `Memory.delete` forgets it too.
+
+/** The localStorage key of the last memory's options. */
+const HINT = "mnemo:last-open";
+/** How long a memory opened ahead waits to be taken before it is closed. */
+const PREFETCH_KEEP_MS = 10_000;
+
+/** Whether `value` is JSON through and through: no function, class instance or symbol. */
+function plain(value) {
+  if (value === null || ["string", "number", "boolean"].includes(typeof value)) return true;
+  if (typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.every(plain);
+  const proto = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => v === undefined || plain(v));
+}
+
+/** The database name of open options, as `Memory.list()` shows it: `name` or `name@workspace`. */
+function nameOf(opts) {
+  const name = opts?.name == null ? "default" : String(opts.name);
+  return opts?.workspace == null ? name : `${name}@${opts.workspace}`;
+}
+
+/** The options of a page's last persistent open, if they can be opened ahead. */
+function hintOf(opts) {
+  if (IN_WORKER || opts === null || typeof opts !== "object") return null;
+  if (!["opfs", "auto", "indexeddb"].includes(opts.storage) || !plain(opts)) return null;
+  return JSON.stringify(opts);
+}
+
+/** Remembers `opts` for the next page load (when they can be opened ahead). */
+function remember(opts) {
+  const hint = hintOf(opts);
+  try {
+    if (hint && localStorage.getItem(HINT) !== hint) localStorage.setItem(HINT, hint);
+  } catch {
+    // No localStorage (a sandboxed frame, storage off): nothing is opened ahead.
+  }
+}
+
+/** Forgets the remembered memory if it is `name`. */
+function forget(name) {
+  try {
+    const hint = localStorage.getItem(HINT);
+    if (hint && nameOf(JSON.parse(hint)) === String(name)) localStorage.removeItem(HINT);
+  } catch {
+    // As above.
+  }
+}
+
+/** The remembered options, or null. */
+function recalled() {
+  try {
+    const hint = localStorage.getItem(HINT);
+    const opts = hint && JSON.parse(hint);
+    return hintOf(opts) === hint ? opts : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The IndexedDB memory opened ahead in this page: `{opts, key, memory (a
+ * promise of it or null), done, timer}`.
+ */
+let ahead = null;
+
+/** Opens the memory of `opts` ahead, here (IndexedDB), if it exists. */
+function openHereAhead(opts) {
+  const entry = { opts, key: JSON.stringify(opts), done: false, timer: 0 };
+  entry.memory = (async () => {
+    if (!(await wasm.Memory.list()).includes(nameOf(opts))) return null;
+    const memory = await wasm.Memory.open(opts);
+    await memory.prepare();
+    return memory;
+  })().catch(() => null);
+  entry.memory.then((memory) => {
+    entry.done = true;
+    if (memory && ahead === entry) entry.timer = setTimeout(dropAhead, PREFETCH_KEEP_MS);
+  });
+  ahead = entry;
+}
+
+/** Closes the memory opened ahead here, if any. */
+function dropAhead() {
+  const entry = ahead;
+  ahead = null;
+  if (!entry) return;
+  clearTimeout(entry.timer);
+  entry.memory.then((memory) => memory?.close()).catch(() => {});
+}
+
+/**
+ * Opens an IndexedDB memory in this page: the one opened ahead when its
+ * options are `opts` (its stores read again and its prompt frozen again if
+ * it was opened before this call), else as usual.
+ */
+async function openAhead(opts) {
+  const entry = ahead;
+  if (entry && entry.key === hintOf(opts)) {
+    ahead = null;
+    clearTimeout(entry.timer);
+    const early = entry.done;
+    const memory = await entry.memory;
+    if (memory) {
+      try {
+        if (early) await memory.startSession();
+        return memory;
+      } catch {
+        memory.close().catch(() => {});
+      }
+    }
+  }
+  return wasm.Memory.open(opts);
+}
+
+// The first open of a page finds its worker started and its wasm ready,
+// and the memory the last page opened already open.
+{
+  const opts = recalled();
+  if (first) spare = warmWorker(first, opts?.storage === "indexeddb" ? null : opts);
+  if (opts?.storage === "indexeddb") openHereAhead(opts);
+}

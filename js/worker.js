@@ -103,6 +103,66 @@ function warmUpSoon() {
   }, 200);
 }
 
+/**
+ * The memory the page's last load opened, opened ahead of the page's call
+ * (a `prefetch` message, see browser.js): `{key, memory (a promise of it or
+ * null), done, timer}`. An `open` with the same options takes it; any other
+ * open, or PREFETCH_KEEP_MS without one, closes it.
+ */
+let ahead = null;
+const PREFETCH_KEEP_MS = 10_000;
+
+/** Opens the memory of `opts` ahead, if it exists on the origin. */
+function openAhead(opts) {
+  const entry = { key: JSON.stringify(opts), done: false, timer: 0 };
+  // As Memory.list() names it: `name`, or `name@workspace`.
+  const name = (opts.name == null ? "default" : String(opts.name)) + (opts.workspace == null ? "" : `@${opts.workspace}`);
+  entry.memory = (async () => {
+    if (!(await Memory.list()).includes(name)) return null;
+    const opened = await Memory.open(opts);
+    await opened.prepare();
+    return opened;
+  })().catch(() => null);
+  entry.memory.then((opened) => {
+    entry.done = true;
+    // The calls after an open (a context, a write) are compiled too.
+    warmUpSoon();
+    if (opened && ahead === entry) {
+      entry.timer = setTimeout(() => {
+        if (ahead !== entry) return;
+        ahead = null;
+        opened.close().catch(() => {});
+      }, PREFETCH_KEEP_MS);
+    }
+  });
+  ahead = entry;
+}
+
+/**
+ * The memory opened ahead if its options were `opts` (its stores read again
+ * and its prompt frozen again when it was opened before this call); else
+ * null, and it is closed.
+ */
+async function takeAhead(opts, embed) {
+  const entry = ahead;
+  ahead = null;
+  if (!entry) return null;
+  clearTimeout(entry.timer);
+  const early = entry.done;
+  const opened = await entry.memory;
+  if (!opened) return null;
+  if (!embed && entry.key === JSON.stringify(opts)) {
+    try {
+      if (early) await opened.startSession();
+      return opened;
+    } catch {
+      // Deleted or damaged meanwhile: the open says what is wrong.
+    }
+  }
+  await opened.close().catch(() => {});
+  return null;
+}
+
 /** The staged writes of the open memory, or undefined. */
 function pendingCount() {
   try {
@@ -143,10 +203,14 @@ self.onmessage = async ({ data }) => {
       warmUpSoon();
       return;
     }
+    if (method === "prefetch") {
+      openAhead(args[0]);
+      return;
+    }
     let result;
     if (method === "open") {
       const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed(undefined) } } : args[0];
-      memory = await Memory.open(opts);
+      memory = (await takeAhead(args[0], data.embed === true)) ?? (await Memory.open(opts));
       result = null;
     } else if (method === "recover") {
       result = await Memory.recover(...args);

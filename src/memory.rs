@@ -964,6 +964,14 @@ impl<S: Storage> Memory<S> {
         self.skills.knowledge = None;
     }
 
+    /// Builds the derived state (each store's search index, the graph of
+    /// sectors and links) now rather than at the first call that reads it,
+    /// so that the first [`context`](Memory::context) answers at once.
+    /// Reads nothing from storage and writes nothing.
+    pub fn prepare(&mut self) {
+        self.derive();
+    }
+
     /// Rebuilds whatever derived state is missing.
     fn derive(&mut self) {
         for target in Target::ALL {

@@ -91,3 +91,93 @@ for (const storage of ["opfs", "indexeddb"]) {
     await b.close();
   });
 }
+
+for (const storage of ["opfs", "indexeddb"]) {
+  test(`${storage} on disk: a page load opens the last page's memory ahead, and open() takes it with what was written meanwhile`, async () => {
+    const name = `ahead-${storage}`;
+    const first = await tab();
+    const hint = await first.evaluate(
+      async ({ storage, name }) => {
+        const { Memory } = window.mnemo;
+        const m = await Memory.open({ storage, name });
+        await m.tool({ action: "add", target: "memory", content: "Deploys run on Fridays" });
+        await m.close();
+        return localStorage.getItem("mnemo:last-open");
+      },
+      { storage, name },
+    );
+    assert.deepEqual(JSON.parse(hint), { storage, name });
+    await first.close();
+    // The next load opens the memory ahead; another tab writes after that,
+    // and the page's open must still see the write, in its prompt too.
+    const page = await tab();
+    const writer = await tab();
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1500)));
+    await writer.evaluate(
+      async ({ storage, name }) => {
+        const m = await window.mnemo.Memory.open({ storage, name, prefetch: true });
+        await m.tool({ action: "add", target: "memory", content: "Backups run nightly" });
+        await m.close();
+      },
+      { storage, name },
+    );
+    await writer.close();
+    const out = await page.evaluate(
+      async ({ storage, name }) => {
+        const { Memory } = window.mnemo;
+        const m = await Memory.open({ storage, name });
+        const taken = {
+          prompt: await m.systemPrompt(),
+          context: await m.context("when do backups run?"),
+          files: await m.exportMarkdown(),
+        };
+        await m.tool({ action: "add", target: "memory", content: "Staging listens on 2222" });
+        taken.after = (await m.exportMarkdown())["MEMORY.md"];
+        await m.close();
+        // Other options than the remembered ones open as usual.
+        const other = await Memory.open({ storage, name, config: { memory: { memory_char_limit: 3000 } } });
+        taken.limit = (await other.status()).memory.verbatim_budget;
+        await other.close();
+        return taken;
+      },
+      { storage, name },
+    );
+    assert.match(out.prompt, /Deploys run on Fridays/);
+    assert.match(out.prompt, /Backups run nightly/);
+    assert.equal(out.files["MEMORY.md"], "Deploys run on Fridays\n§\nBackups run nightly");
+    assert.equal(out.after, "Deploys run on Fridays\n§\nBackups run nightly\n§\nStaging listens on 2222");
+    assert.equal(out.limit, 3000);
+    // prefetch: false forgets the memory; Memory.delete forgets it too; a
+    // remembered memory that is gone is not made again by the next load.
+    const last = await tab();
+    const forgotten = await last.evaluate(
+      async ({ storage, name }) => {
+        const { Memory } = window.mnemo;
+        const m = await Memory.open({ storage, name, prefetch: false });
+        const out = { afterFalse: localStorage.getItem("mnemo:last-open") };
+        await m.close();
+        await (await Memory.open({ storage, name })).close();
+        out.remembered = localStorage.getItem("mnemo:last-open") !== null;
+        await Memory.delete(name);
+        out.afterDelete = localStorage.getItem("mnemo:last-open");
+        localStorage.setItem("mnemo:last-open", JSON.stringify({ storage, name: "never-made" }));
+        out.bad = await Memory.open({ storage, name, prefetch: "yes" }).then(() => "opened", (e) => e.code);
+        return out;
+      },
+      { storage, name },
+    );
+    assert.equal(forgotten.afterFalse, null);
+    assert.ok(forgotten.remembered);
+    assert.equal(forgotten.afterDelete, null);
+    assert.equal(forgotten.bad, "invalid-config");
+    await last.close();
+    const next = await tab();
+    const listed = await next.evaluate(async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return window.mnemo.Memory.list();
+    });
+    assert.ok(!listed.includes("never-made"), JSON.stringify(listed));
+    await next.evaluate(() => localStorage.removeItem("mnemo:last-open"));
+    await next.close();
+  });
+}

@@ -27,6 +27,8 @@ export async function page(): Promise<void> {
   await Memory.open({ storage: "auto" });
   await Memory.open({ storage: "indexeddb", config: { memory: { memory_char_limit: 3000 } } });
   await Memory.open();
+  await Memory.open({ storage: "indexeddb", name: "agent-2", prefetch: false });
+  await memory.prepare();
 
   const args = { action: "add", target: "memory", content: "Staging SSH listens on port 2222" } satisfies ToolArgs;
   const result: ToolResult = await memory.tool(args);

@@ -525,6 +525,18 @@ impl JsMemory {
         })
     }
 
+    /// Builds the search indexes and the graph now (the first call that
+    /// reads them builds them otherwise), so that the first `context()`
+    /// answers at once. Changes nothing; for a host that opens a memory
+    /// ahead of its first turn.
+    #[wasm_bindgen(unchecked_return_type = "Promise<void>")]
+    pub fn prepare(&self) -> Promise {
+        with_open(&self.inner, async move |memory| {
+            memory.prepare();
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
     /// Re-reads the stores from storage, picking up what other processes,
     /// tabs or workers wrote since this memory last looked (writes always
     /// do this themselves; reads such as `search`, `recall` and `sectors`
