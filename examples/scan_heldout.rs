@@ -102,8 +102,10 @@ fn main() {
     }
     let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut false_positives = Vec::new();
+    let mut by_design = 0;
     for line in &benign {
         let blocked = refused(line);
+        by_design += usize::from(blocked && splits::mandated(line));
         let e = by_kind
             .entry(line["kind"].as_str().unwrap_or("?").to_string())
             .or_default();
@@ -132,6 +134,16 @@ fn main() {
         pct(false_positives.len(), benign.len()),
         false_positives.len(),
         benign.len()
+    );
+    println!(
+        "of those, blocked for a chat-template token or wrapper tag alone (by design): {by_design}; \
+         the others: {} ({}/{})",
+        pct(
+            false_positives.len() - by_design,
+            benign.len() - by_design
+        ),
+        false_positives.len() - by_design,
+        benign.len() - by_design
     );
     table("attack category", &by_category, "blocked");
     table("evasion family", &by_evasion, "blocked");

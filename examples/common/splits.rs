@@ -42,3 +42,27 @@ pub fn refused(line: &Value) -> bool {
     let result = pollster::block_on(memory.tool(&args));
     result.code.map(|c| c.code()) == Some("blocked")
 }
+
+/// The rules issue 13 makes block wherever they appear, whatever the note
+/// around them says: chat-template tokens and wrapper tags (mnemo's own
+/// `<memory-context>` among them), which a serving stack may read as the
+/// conversation's structure.
+pub const MANDATED: [&str; 2] = ["role.chat-template", "role.fake-wrapper"];
+
+/// Whether lookalike `line` is blocked only for a chat-template token or a
+/// wrapper tag ([`MANDATED`]): refused by design, not by mistake.
+#[allow(dead_code)]
+pub fn mandated(line: &Value) -> bool {
+    let text = match line.get("parts") {
+        Some(Value::Array(parts)) => parts
+            .iter()
+            .filter_map(|p| p.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        _ => line["text"].as_str().unwrap_or_default().to_string(),
+    };
+    let verdict = mnemo::scan::scan(&text);
+    verdict.blocked
+        && !verdict.findings.is_empty()
+        && verdict.findings.iter().all(|f| MANDATED.contains(&f.id))
+}
