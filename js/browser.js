@@ -152,6 +152,8 @@ class WorkerMemory {
   #count = 0;
   /** The host's embed functions: the open's (key 0) and each curation's (its call id). */
   #embeds = new Map();
+  /** Whether close() keeps the memory open in the worker (options without functions, prefetch not false). */
+  #keep = false;
 
   constructor(worker, kept = null) {
     this.#worker = worker;
@@ -256,7 +258,7 @@ class WorkerMemory {
     });
   }
 
-  static async open(opts) {
+  static async open(opts, keep = true) {
     if (typeof opts?.classifier === "function") {
       throw Object.assign(
         new Error(
@@ -280,6 +282,7 @@ class WorkerMemory {
         extra = { embed: true };
       }
     }
+    memory.#keep = keep && hintOf(opts) !== null;
     try {
       await memory.call("open", [opts], MODULE, extra);
     } catch (e) {
@@ -375,10 +378,15 @@ class WorkerMemory {
     return this.#count;
   }
 
-  /** Closes the memory and stops its worker; later calls reject with `closed`. */
+  /**
+   * Closes the memory; later calls reject with `closed`. Its worker is
+   * kept for the page's next open (see `park`), and with it the memory
+   * itself when its options hold no function: an open with the same
+   * options then only reads the stores again.
+   */
   async close() {
     if (this.#closed) return;
-    await this.call("close", []);
+    await this.call("close", [], undefined, this.#keep && this.#kept ? { keep: true } : undefined);
     this.#closed = { code: "closed", message: "this memory was closed; open it again with Memory.open" };
     // Reject what is still waiting (an answer after the close is not this memory's).
     for (const waiting of this.#pending.values()) waiting.reject(mnemoError(this.#closed));
@@ -424,9 +432,9 @@ export class Memory {
     const storage = opts?.storage;
     let opened;
     if (!IN_WORKER && (storage === "opfs" || storage === "auto") && typeof Worker === "function") {
-      opened = WorkerMemory.open(opts);
+      opened = WorkerMemory.open(opts, keep);
     } else if (!IN_WORKER && storage === "indexeddb") {
-      opened = openAhead(opts);
+      opened = openAhead(opts, keep);
     } else {
       return wasm.Memory.open(opts);
     }
@@ -584,12 +592,99 @@ function dropAhead() {
   entry.memory.then((memory) => memory?.close()).catch(() => {});
 }
 
+/** Keeps `memory` (closed by the page, options `opts`) for the page's next open of them. */
+function keepClosed(opts, memory) {
+  dropAhead();
+  const entry = { opts, key: JSON.stringify(opts), memory: Promise.resolve(memory), done: true, timer: 0 };
+  entry.timer = setTimeout(dropAhead, PREFETCH_KEEP_MS);
+  ahead = entry;
+}
+
+/** The wasm memory behind each PageMemory, until it is closed. */
+const behind = new WeakMap();
+
 /**
- * Opens an IndexedDB memory in this page: the one opened ahead when its
- * options are `opts` (its stores read again and its prompt frozen again if
- * it was opened before this call), else as usual.
+ * An IndexedDB memory opened in a page: the wasm memory behind a handle of
+ * its own, so that `close()` can keep it (when its options hold no
+ * function) for the page's next open with the same options, which then
+ * only reads the stores again; it is closed for good after
+ * PREFETCH_KEEP_MS. Later calls on a closed handle reject with `closed`.
  */
-async function openAhead(opts) {
+class PageMemory {
+  #opts;
+
+  constructor(memory, opts) {
+    behind.set(this, memory);
+    this.#opts = opts && hintOf(opts) ? opts : null;
+  }
+
+  /** The wasm memory, or a `closed` error. */
+  static inner(handle) {
+    const memory = behind.get(handle);
+    if (!memory) throw mnemoError({ code: "closed", message: "this memory was closed; open it again with Memory.open" });
+    return memory;
+  }
+
+  /** How many staged writes wait (synchronous, for badges). */
+  pendingCount() {
+    return PageMemory.inner(this).pendingCount();
+  }
+
+  /** The best entries for `query`: an array that also carries `mode` and `skipped`. */
+  recall(...args) {
+    try {
+      return PageMemory.inner(this).recall(...args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  }
+
+  /**
+   * Closes the memory; later calls reject with `closed`. A memory kept for
+   * the page's next open first writes what it counted, as `close()` does
+   * (and freezes its prompt again, as a new session would).
+   */
+  async close() {
+    const memory = behind.get(this);
+    if (!memory) return;
+    behind.delete(this);
+    if (this.#opts) {
+      try {
+        await memory.startSession();
+        // Its next call reads the memory from storage, as an open would.
+        await memory.__suspend();
+        keepClosed(this.#opts, memory);
+        return;
+      } catch {
+        // Deleted or damaged meanwhile: closed for good below.
+      }
+    }
+    await memory.close();
+  }
+}
+
+for (const method of METHODS) {
+  if (Object.hasOwn(PageMemory.prototype, method)) continue;
+  PageMemory.prototype[method] = function (...args) {
+    try {
+      return PageMemory.inner(this)[method](...args);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
+}
+
+/**
+ * Opens an IndexedDB memory in this page: the one opened ahead, or closed
+ * in this page a moment ago, when its options are `opts` (its stores read
+ * again and its prompt frozen again if it was opened before this call),
+ * else as usual.
+ */
+async function openAhead(opts, keep) {
+  return new PageMemory(await openKept(opts), keep ? opts : null);
+}
+
+async function openKept(opts) {
   const entry = ahead;
   if (entry && entry.key === hintOf(opts)) {
     ahead = null;

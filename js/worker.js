@@ -163,6 +163,39 @@ async function takeAhead(opts, embed) {
   return null;
 }
 
+/** The options (as JSON) the open memory was opened with, when they hold no function. */
+let openedKey = null;
+
+/**
+ * Closes `memory` for the page but keeps it open here, as the memory
+ * opened ahead, for the page's next open with the same options (`key`):
+ * it first writes what it counted and freezes its prompt again, as
+ * `startSession()` does; closed for good after PREFETCH_KEEP_MS, or at
+ * once if that fails.
+ */
+async function keep(memory, key) {
+  try {
+    await memory.startSession();
+    // Its next call reads the memory from storage, as an open would.
+    await memory.__suspend();
+  } catch {
+    await memory.close().catch(() => {});
+    return undefined;
+  }
+  if (ahead) {
+    clearTimeout(ahead.timer);
+    ahead.memory.then((opened) => opened?.close()).catch(() => {});
+  }
+  const entry = { key, memory: Promise.resolve(memory), done: true, timer: 0 };
+  entry.timer = setTimeout(() => {
+    if (ahead !== entry) return;
+    ahead = null;
+    memory.close().catch(() => {});
+  }, PREFETCH_KEEP_MS);
+  ahead = entry;
+  return undefined;
+}
+
 /** The staged writes of the open memory, or undefined. */
 function pendingCount() {
   try {
@@ -211,7 +244,12 @@ self.onmessage = async ({ data }) => {
     if (method === "open") {
       const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed(undefined) } } : args[0];
       memory = (await takeAhead(args[0], data.embed === true)) ?? (await Memory.open(opts));
+      openedKey = data.embed === true ? null : JSON.stringify(args[0]);
       result = null;
+    } else if (method === "close" && data.keep === true && memory && openedKey) {
+      // Kept for the page's next open of the same options (see keep below).
+      result = await keep(memory, openedKey);
+      memory = null;
     } else if (method === "recover") {
       result = await Memory.recover(...args);
     } else if (!memory) {

@@ -265,6 +265,15 @@ impl JsStorage {
         }
     }
 
+    /// Lets go of the lock and the loaded database, so that the next call
+    /// reads the memory from storage as an open would (see
+    /// [`Browser::suspend`]); nothing for other storages.
+    pub fn suspend(&self) {
+        if let (Some(b), JsStorage::Db(db)) = (self.shared_with(), self) {
+            b.suspend(db.slot());
+        }
+    }
+
     /// Every memory name this origin keeps: `Memory.list()`.
     pub async fn list_all() -> Result<Vec<String>> {
         browser::list_all().await
@@ -315,6 +324,9 @@ impl JsStorage {
 
     /// Nothing to let go of.
     pub fn close(&self) {}
+
+    /// Nothing to let go of.
+    pub fn suspend(&self) {}
 
     /// `unsupported`: this build keeps no memories in the browser.
     pub async fn list_all() -> Result<Vec<String>> {

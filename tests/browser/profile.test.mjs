@@ -181,3 +181,56 @@ for (const storage of ["opfs", "indexeddb"]) {
     await next.close();
   });
 }
+
+for (const storage of ["opfs", "indexeddb"]) {
+  test(`${storage} on disk: a closed memory kept by the page opens again with what another tab wrote, and its old handle stays closed`, async () => {
+    const name = `kept-${storage}`;
+    const page = await tab();
+    const other = await tab();
+    await page.evaluate(
+      async ({ storage, name }) => {
+        const m = await window.mnemo.Memory.open({ storage, name });
+        await m.tool({ action: "add", target: "memory", content: "Deploys run on Fridays" });
+        await m.context("when do deploys run?");
+        window.old = m;
+        await m.close();
+      },
+      { storage, name },
+    );
+    await other.evaluate(
+      async ({ storage, name }) => {
+        const m = await window.mnemo.Memory.open({ storage, name });
+        await m.tool({ action: "add", target: "memory", content: "Backups run nightly" });
+        await m.close();
+      },
+      { storage, name },
+    );
+    await other.close();
+    const out = await page.evaluate(
+      async ({ storage, name }) => {
+        const { Memory } = window.mnemo;
+        const code = (p) => p.then(() => "ok", (e) => e.code);
+        const out = { oldStatus: await code(window.old.status()), oldClose: await code(window.old.close()) };
+        const m = await Memory.open({ storage, name });
+        out.prompt = await m.systemPrompt();
+        out.files = (await m.exportMarkdown())["MEMORY.md"];
+        await m.close();
+        // Deleted while kept: the next open starts afresh.
+        await Memory.delete(name);
+        const fresh = await Memory.open({ storage, name });
+        out.afterDelete = (await fresh.exportMarkdown())["MEMORY.md"];
+        await fresh.close();
+        await Memory.delete(name);
+        return out;
+      },
+      { storage, name },
+    );
+    assert.equal(out.oldStatus, "closed");
+    assert.equal(out.oldClose, "ok");
+    assert.match(out.prompt, /Deploys run on Fridays/);
+    assert.match(out.prompt, /Backups run nightly/);
+    assert.equal(out.files, "Deploys run on Fridays\n§\nBackups run nightly");
+    assert.equal(out.afterDelete, "");
+    await page.close();
+  });
+}

@@ -525,6 +525,17 @@ impl JsMemory {
         })
     }
 
+    /// For `mnemo/browser` only: lets go of the memory's lock and loaded
+    /// database, so that its next call reads the memory from storage as an
+    /// open would (a memory the page closed but keeps for its next open).
+    #[wasm_bindgen(js_name = "__suspend", unchecked_return_type = "Promise<void>")]
+    pub fn suspend(&self) -> Promise {
+        with_open(&self.inner, async move |memory| {
+            memory.storage().suspend();
+            Ok(JsValue::UNDEFINED)
+        })
+    }
+
     /// Builds the search indexes and the graph now (the first call that
     /// reads them builds them otherwise), so that the first `context()`
     /// answers at once. Changes nothing; for a host that opens a memory
@@ -846,9 +857,11 @@ impl JsMemory {
         let inner = self.inner.clone();
         future_to_promise(async move {
             if let Some(mut memory) = inner.memory.lock().await.take() {
-                // The skill tool counts views lazily; what it counted since
-                // the last write is kept now. Counts are advisory: a failure
-                // to write them is not the caller's.
+                // Which notes were recalled, and the skill tool's views, are
+                // counted lazily; what was counted since the last write is
+                // kept now. Counts are advisory: a failure to write them is
+                // not the caller's.
+                let _ = memory.save_access().await;
                 let _ = memory.flush_skill_usage().await;
                 memory.storage().close();
             }

@@ -67,7 +67,8 @@ impl Default for Stored {
 }
 
 impl Stored {
-    fn forget(&self) {
+    /// Forgets the image: the next call loads it again.
+    pub(super) fn forget(&self) {
         self.seen.set(-1);
         self.bytes.replace(None);
     }

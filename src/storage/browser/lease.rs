@@ -189,6 +189,11 @@ impl Lease {
         *self.0.listener.borrow_mut() = Some(listener);
     }
 
+    /// Lets go of the lock now, still listening (between calls only).
+    pub fn let_go(&self) {
+        self.0.let_go();
+    }
+
     /// Stops listening and lets go of the lock (on close).
     pub fn close(&self) {
         channel_close(&self.0.channel.replace(JsValue::NULL));

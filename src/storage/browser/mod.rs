@@ -141,6 +141,17 @@ impl Browser {
         self.lease.close();
     }
 
+    /// Lets go of the lock and of the database (`db`), so that the next
+    /// call reads the memory from storage as an open would: for a memory
+    /// a page closed but keeps for its next open. Call between calls.
+    pub fn suspend(&self, db: &Slot) {
+        self.lease.let_go();
+        if let Place::IndexedDb(stored) = &self.place {
+            stored.forget();
+            db.take();
+        }
+    }
+
     async fn load(&self, db: &Slot) -> Result<()> {
         let kind = self.kind();
         let check = |conn: &Connection| checked(conn, &self.name, kind);

@@ -218,6 +218,11 @@ impl<B: Backing> SqliteStorage<B> {
         &self.backing
     }
 
+    /// The database's slot (open or not).
+    pub fn slot(&self) -> &Slot {
+        &self.db
+    }
+
     /// The same database on the backing `f` makes of this one (a binding
     /// wraps backings of several kinds in one enum). Call it unlocked.
     pub fn map_backing<C: Backing>(self, f: impl FnOnce(B) -> C) -> SqliteStorage<C> {
