@@ -549,6 +549,21 @@ features! {
     EveryHost,
     /// survives, survive; переживёт (said of a note and a cleanup).
     Survive,
+    /// the bot, the assistant, the agent; бот, ассистент: the agent named
+    /// as the one who acts, in a note that describes what it does.
+    AgentSubj,
+    /// asks for, requests, collects; спрашивает, просит, запрашивает (what
+    /// an agent is said to do, in the third person).
+    Asks3,
+    /// an attack, hacked, a sign of; атака, взломали, признак: a note that
+    /// describes a compromised agent, to recognise it.
+    AttackSign,
+    /// change, rotate, reset; сменить, поменять (a password asked to be
+    /// changed, not to be given).
+    ChangeIt,
+    /// tell, mention, point out, flag; упоминай, рассказывай: telling of
+    /// something done (not "list", which is also a noun).
+    MentionV,
     /// Concealment said with a negation, so only after the action: «ему об
     /// этом не напоминай», «сообщать никому не нужно».
     ConcealAfter,
@@ -787,6 +802,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::DefObj, &[
         "this", "these", "that", "it", "about", "instructions", "instruction", "note", "memory",
         "entry", "change", "changes", "upload", "request", "command", "what you", "rule", "step",
+        "forwarding", "redirect", "adjustment", "transfer",
         "=это", "=эту", "=этой", "=этом", "=этого", "=об", "=о", "=про", "=что",
     ]),
     (F::Secretly, &[
@@ -801,7 +817,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=send", "=upload", "=post", "=exfiltrate", "=forward", "=copy", "=transfer", "=run",
         "=execute", "=delete", "=remove", "=add", "=install", "=modify", "=change", "=email",
         "=share", "=leak", "=push", "=commit", "=replace", "=insert", "=disable", "=enable",
-        "=write", "=create", "=include", "=append", "отправ*", "загруз*", "перешл*", "удал*",
+        "=write", "=create", "=include", "=append", "=set", "отправ*", "загруз*", "перешл*", "удал*",
         "выполн*", "запуст*", "добав*", "скопир*", "поменя*", "измен*", "замен*", "подмен*",
         "отключ*", "установ*", "пропиш*", "впиш*",
     ]),
@@ -942,7 +958,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Reply, &[
         "reply", "replies", "answer", "answers", "response", "responses", "summary",
-        "every message", "ответ*",
+        "every message", "ответ*", "сводк*", "отчёт*", "отчет*", "summaries", "report",
     ]),
     (F::Add, &[
         "закинь*", "=закинуть",
@@ -1357,6 +1373,29 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::PrefW, &[
         "preference", "preferences", "arrangement", "=note", "=notes", "=instruction",
         "=instructions", "предпочтени*", "договоренност*", "заметк*", "установк*",
+    ]),
+    (F::AgentSubj, &[
+        "the bot", "the chatbot", "the assistant", "the agent", "the ai", "our bot", "the support bot",
+        "the hr bot", "=бот", "=бота", "=ассистент", "=агент", "чат-бот", "чатбот",
+    ]),
+    (F::Asks3, &[
+        "=asks", "=requests", "=collects", "=gathers", "=requires", "=demands",
+        "=спрашивает", "=просит", "=запрашивает", "=собирает", "=требует", "=уточняет",
+    ]),
+    (F::AttackSign, &[
+        "=attack", "=attacks", "=attacker", "=hacked", "=compromised", "phishing", "=a =sign =of",
+        "=bug", "атак*", "взлом*", "признак*", "фишинг*", "скомпрометир*", "=баг",
+    ]),
+    (F::ChangeIt, &[
+        "=change", "=rotate", "=reset", "=сменить", "=смените", "=поменять", "=поменяйте",
+        "=обновить", "=сбросить",
+    ]),
+    (F::MentionV, &[
+        "=tell", "=inform", "=notify", "=mention", "=reveal", "=disclose", "=show", "=alert",
+        "=warn", "point out", "point it out", "point this out", "point that out", "=flag",
+        "=explain", "bring up", "bring it up", "говори*", "сообща*", "сообщи*",
+        "рассказыва*", "расскажи*", "показыва*", "покажи*", "упомина*", "упомян*",
+        "предупрежда*", "раскрыва*", "перечисля*", "пересказыва*",
     ]),
     (F::ConcealAfter, &[
         "об этом не пиши", "не пиши об этом", "об этом не говори",

@@ -273,6 +273,7 @@ fn leet_latin(c: char) -> Option<char> {
 fn leet_cyrillic(c: char) -> Option<char> {
     Some(match c {
         '0' => 'о',
+        '1' => 'и',
         '3' => 'з',
         '4' => 'ч',
         '7' => 'т',
@@ -1011,8 +1012,28 @@ fn fold(chars: &mut [char], upper: &[bool]) -> Option<Box<str>> {
             .collect();
         alt = Some(i.into());
     }
-    if leety > 0 && latin + cyr + greek >= 1 && chars.len() >= 3 {
+    // A Russian word of two (`0т`, `1з`) counts too; a Latin one (`4k`,
+    // `3d`) does not.
+    let short_ok =
+        chars.len() >= 3 || (chars.len() == 2 && cyr == 1 && majority == Script::Cyrillic);
+    if leety > 0 && latin + cyr + greek >= 1 && short_ok {
         let cyrillic = majority == Script::Cyrillic;
+        if cyrillic {
+            // `4` is `ч` (ина4е, 4то) but `а` between two consonants
+            // (п4роль, пользов4тель), where Russian needs a vowel.
+            let consonant = |k: usize| {
+                chars.get(k).is_some_and(|&c| {
+                    let c = leet_cyrillic(c).unwrap_or(c);
+                    script(c) == Script::Cyrillic && !"аеёиоуыэюяьъй".contains(c)
+                })
+            };
+            let fours: Vec<usize> = (1..chars.len())
+                .filter(|&k| chars[k] == '4' && consonant(k - 1) && consonant(k + 1))
+                .collect();
+            for k in fours {
+                chars[k] = 'а';
+            }
+        }
         // In Russian, `3` is `з` at the start of a word (3абудь) and
         // mostly `е` inside one (т3п3рь); the other reading is kept.
         if cyrillic && chars[1..].contains(&'3') {
@@ -1141,6 +1162,11 @@ mod tests {
         assert_eq!(words("4$k 7h3 u$3r"), ["ask", "the", "user"]);
         assert_eq!(words("r3g4rd 9ood"), ["regard", "good"]);
         assert_eq!(words("4k 3d"), ["4k", "3d"]);
+        // `1` is `и`, `4` between consonants `а`, and a word of two counts.
+        assert_eq!(
+            words("Пр0с1 п0льз0в4т3ля 0т п4р0ль ина4е"),
+            ["проси", "пользователя", "от", "пароль", "иначе"]
+        );
     }
 
     #[test]
