@@ -127,15 +127,18 @@ function openAhead(opts) {
     entry.done = true;
     // The calls after an open (a context, a write) are compiled too.
     warmUpSoon();
-    if (opened && ahead === entry) {
-      entry.timer = setTimeout(() => {
-        if (ahead !== entry) return;
-        ahead = null;
-        opened.close().catch(() => {});
-      }, PREFETCH_KEEP_MS);
-    }
+    if (opened && ahead === entry) closeLater(entry, opened);
   });
   ahead = entry;
+}
+
+/** Closes `opened` (the memory of `entry`) after PREFETCH_KEEP_MS unless an open took it. */
+function closeLater(entry, opened) {
+  entry.timer = setTimeout(() => {
+    if (ahead !== entry) return;
+    ahead = null;
+    opened.close().catch(() => {});
+  }, PREFETCH_KEEP_MS);
 }
 
 /**
@@ -187,11 +190,7 @@ async function keep(memory, key) {
     ahead.memory.then((opened) => opened?.close()).catch(() => {});
   }
   const entry = { key, memory: Promise.resolve(memory), done: true, timer: 0 };
-  entry.timer = setTimeout(() => {
-    if (ahead !== entry) return;
-    ahead = null;
-    memory.close().catch(() => {});
-  }, PREFETCH_KEEP_MS);
+  closeLater(entry, memory);
   ahead = entry;
   return undefined;
 }
