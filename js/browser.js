@@ -18,6 +18,7 @@
 // cross as one object and are put together again here.
 
 import init, * as wasm from "./mnemo.js";
+import { Ahead, nameOf } from "./ahead.js";
 
 const IN_WORKER = typeof WorkerGlobalScope !== "undefined" && globalThis instanceof WorkerGlobalScope;
 
@@ -453,7 +454,7 @@ export class Memory {
   /** Removes every byte of memory `name` from this origin. */
   static async delete(name) {
     forget(name);
-    if (ahead && nameOf(ahead.opts) === name) dropAhead();
+    ahead.drop(name);
     return wasm.Memory.delete(name);
   }
 
@@ -505,8 +506,8 @@ export class Memory {
 
 /** The localStorage key of the last memory's options. */
 const HINT = "mnemo:last-open";
-/** How long a memory opened ahead waits to be taken before it is closed. */
-const PREFETCH_KEEP_MS = 10_000;
+/** The IndexedDB memory opened ahead in this page, or kept after its close (see ahead.js). */
+const ahead = new Ahead();
 
 /** Whether `value` is JSON through and through: no function, class instance or symbol. */
 function plain(value) {
@@ -515,12 +516,6 @@ function plain(value) {
   if (Array.isArray(value)) return value.every(plain);
   const proto = Object.getPrototypeOf(value);
   return (proto === Object.prototype || proto === null) && Object.values(value).every((v) => v === undefined || plain(v));
-}
-
-/** The database name of open options, as `Memory.list()` shows it: `name` or `name@workspace`. */
-function nameOf(opts) {
-  const name = opts?.name == null ? "default" : String(opts.name);
-  return opts?.workspace == null ? name : `${name}@${opts.workspace}`;
 }
 
 /** The options of a page's last persistent open, if they can be opened ahead. */
@@ -559,45 +554,6 @@ function recalled() {
   } catch {
     return null;
   }
-}
-
-/**
- * The IndexedDB memory opened ahead in this page: `{opts, key, memory (a
- * promise of it or null), done, timer}`.
- */
-let ahead = null;
-
-/** Opens the memory of `opts` ahead, here (IndexedDB), if it exists. */
-function openHereAhead(opts) {
-  const entry = { opts, key: JSON.stringify(opts), done: false, timer: 0 };
-  entry.memory = (async () => {
-    if (!(await wasm.Memory.list()).includes(nameOf(opts))) return null;
-    const memory = await wasm.Memory.open(opts);
-    await memory.prepare();
-    return memory;
-  })().catch(() => null);
-  entry.memory.then((memory) => {
-    entry.done = true;
-    if (memory && ahead === entry) entry.timer = setTimeout(dropAhead, PREFETCH_KEEP_MS);
-  });
-  ahead = entry;
-}
-
-/** Closes the memory opened ahead here, if any. */
-function dropAhead() {
-  const entry = ahead;
-  ahead = null;
-  if (!entry) return;
-  clearTimeout(entry.timer);
-  entry.memory.then((memory) => memory?.close()).catch(() => {});
-}
-
-/** Keeps `memory` (closed by the page, options `opts`) for the page's next open of them. */
-function keepClosed(opts, memory) {
-  dropAhead();
-  const entry = { opts, key: JSON.stringify(opts), memory: Promise.resolve(memory), done: true, timer: 0 };
-  entry.timer = setTimeout(dropAhead, PREFETCH_KEEP_MS);
-  ahead = entry;
 }
 
 /** The wasm memory behind each PageMemory, until it is closed. */
@@ -641,25 +597,15 @@ class PageMemory {
 
   /**
    * Closes the memory; later calls reject with `closed`. A memory kept for
-   * the page's next open first writes what it counted, as `close()` does
-   * (and freezes its prompt again, as a new session would).
+   * the page's next open writes what it counted and lets go of its lock
+   * and its loaded database, as a close does.
    */
   async close() {
     const memory = behind.get(this);
     if (!memory) return;
     behind.delete(this);
-    if (this.#opts) {
-      try {
-        await memory.startSession();
-        // Its next call reads the memory from storage, as an open would.
-        await memory.__suspend();
-        keepClosed(this.#opts, memory);
-        return;
-      } catch {
-        // Deleted or damaged meanwhile: closed for good below.
-      }
-    }
-    await memory.close();
+    if (this.#opts) await ahead.keep(memory, this.#opts);
+    else await memory.close();
   }
 }
 
@@ -681,26 +627,8 @@ for (const method of METHODS) {
  * else as usual.
  */
 async function openAhead(opts, keep) {
-  return new PageMemory(await openKept(opts), keep ? opts : null);
-}
-
-async function openKept(opts) {
-  const entry = ahead;
-  if (entry && entry.key === hintOf(opts)) {
-    ahead = null;
-    clearTimeout(entry.timer);
-    const early = entry.done;
-    const memory = await entry.memory;
-    if (memory) {
-      try {
-        if (early) await memory.startSession();
-        return memory;
-      } catch {
-        memory.close().catch(() => {});
-      }
-    }
-  }
-  return wasm.Memory.open(opts);
+  const held = hintOf(opts) ? await ahead.take(opts) : null;
+  return new PageMemory(held ?? (await wasm.Memory.open(opts)), keep ? opts : null);
 }
 
 // The first open of a page finds its worker started and its wasm ready,
@@ -708,5 +636,5 @@ async function openKept(opts) {
 {
   const opts = recalled();
   if (first) spare = warmWorker(first, opts?.storage === "indexeddb" ? null : opts);
-  if (opts?.storage === "indexeddb") openHereAhead(opts);
+  if (opts?.storage === "indexeddb") ahead.open(wasm.Memory, opts);
 }

@@ -19,6 +19,7 @@
 // `recall`'s array carries `mode` and `skipped`, which a structured clone
 // drops, so it crosses as `{results, mode, skipped?}` and the page rebuilds it.
 import init, { Memory } from "./mnemo.js";
+import { Ahead } from "./ahead.js";
 
 // The first message carries the page's compiled module (when it has one),
 // so the worker instantiates it instead of fetching and compiling again.
@@ -103,97 +104,11 @@ function warmUpSoon() {
   }, 200);
 }
 
-/**
- * The memory the page's last load opened, opened ahead of the page's call
- * (a `prefetch` message, see browser.js): `{key, memory (a promise of it or
- * null), done, timer}`. An `open` with the same options takes it; any other
- * open, or PREFETCH_KEEP_MS without one, closes it.
- */
-let ahead = null;
-const PREFETCH_KEEP_MS = 10_000;
+/** The memory opened ahead of the page's open, or kept after its close (see ahead.js). */
+const ahead = new Ahead();
 
-/** Opens the memory of `opts` ahead, if it exists on the origin. */
-function openAhead(opts) {
-  const entry = { key: JSON.stringify(opts), done: false, timer: 0 };
-  // As Memory.list() names it: `name`, or `name@workspace`.
-  const name = (opts.name == null ? "default" : String(opts.name)) + (opts.workspace == null ? "" : `@${opts.workspace}`);
-  entry.memory = (async () => {
-    if (!(await Memory.list()).includes(name)) return null;
-    const opened = await Memory.open(opts);
-    await opened.prepare();
-    return opened;
-  })().catch(() => null);
-  entry.memory.then((opened) => {
-    entry.done = true;
-    // The calls after an open (a context, a write) are compiled too.
-    warmUpSoon();
-    if (opened && ahead === entry) closeLater(entry, opened);
-  });
-  ahead = entry;
-}
-
-/** Closes `opened` (the memory of `entry`) after PREFETCH_KEEP_MS unless an open took it. */
-function closeLater(entry, opened) {
-  entry.timer = setTimeout(() => {
-    if (ahead !== entry) return;
-    ahead = null;
-    opened.close().catch(() => {});
-  }, PREFETCH_KEEP_MS);
-}
-
-/**
- * The memory opened ahead if its options were `opts` (its stores read again
- * and its prompt frozen again when it was opened before this call); else
- * null, and it is closed.
- */
-async function takeAhead(opts, embed) {
-  const entry = ahead;
-  ahead = null;
-  if (!entry) return null;
-  clearTimeout(entry.timer);
-  const early = entry.done;
-  const opened = await entry.memory;
-  if (!opened) return null;
-  if (!embed && entry.key === JSON.stringify(opts)) {
-    try {
-      if (early) await opened.startSession();
-      return opened;
-    } catch {
-      // Deleted or damaged meanwhile: the open says what is wrong.
-    }
-  }
-  await opened.close().catch(() => {});
-  return null;
-}
-
-/** The options (as JSON) the open memory was opened with, when they hold no function. */
-let openedKey = null;
-
-/**
- * Closes `memory` for the page but keeps it open here, as the memory
- * opened ahead, for the page's next open with the same options (`key`):
- * it first writes what it counted and freezes its prompt again, as
- * `startSession()` does; closed for good after PREFETCH_KEEP_MS, or at
- * once if that fails.
- */
-async function keep(memory, key) {
-  try {
-    await memory.startSession();
-    // Its next call reads the memory from storage, as an open would.
-    await memory.__suspend();
-  } catch {
-    await memory.close().catch(() => {});
-    return undefined;
-  }
-  if (ahead) {
-    clearTimeout(ahead.timer);
-    ahead.memory.then((opened) => opened?.close()).catch(() => {});
-  }
-  const entry = { key, memory: Promise.resolve(memory), done: true, timer: 0 };
-  closeLater(entry, memory);
-  ahead = entry;
-  return undefined;
-}
+/** The options the open memory was opened with, when they hold no function. */
+let openedOpts = null;
 
 /** The staged writes of the open memory, or undefined. */
 function pendingCount() {
@@ -236,18 +151,24 @@ self.onmessage = async ({ data }) => {
       return;
     }
     if (method === "prefetch") {
-      openAhead(args[0]);
+      // Once it is open, the calls after an open (a context, a write) are
+      // compiled too.
+      ahead.open(Memory, args[0], warmUpSoon);
       return;
     }
     let result;
     if (method === "open") {
-      const opts = data.embed === true ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed(undefined) } } : args[0];
-      memory = (await takeAhead(args[0], data.embed === true)) ?? (await Memory.open(opts));
-      openedKey = data.embed === true ? null : JSON.stringify(args[0]);
+      const embed = data.embed === true;
+      const opts = embed ? { ...args[0], embedder: { ...args[0].embedder, embed: pageEmbed(undefined) } } : args[0];
+      memory = embed ? null : await ahead.take(opts);
+      // A worker serves one memory: whatever else it held goes.
+      ahead.drop();
+      memory ??= await Memory.open(opts);
+      openedOpts = embed ? null : opts;
       result = null;
-    } else if (method === "close" && data.keep === true && memory && openedKey) {
-      // Kept for the page's next open of the same options (see keep below).
-      result = await keep(memory, openedKey);
+    } else if (method === "close" && data.keep === true && memory && openedOpts) {
+      // Kept for the page's next open with the same options.
+      await ahead.keep(memory, openedOpts);
       memory = null;
     } else if (method === "recover") {
       result = await Memory.recover(...args);

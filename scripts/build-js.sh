@@ -32,7 +32,7 @@ done
 
 # The browser entry (mnemo/browser): initialised wasm, and a worker of its
 # own for OPFS when called from a page.
-cp js/browser.js js/worker.js pkg/web/
+cp js/browser.js js/worker.js js/ahead.js pkg/web/
 cp js/browser.d.ts pkg/web/browser.d.ts
 # The Workers entry (the "workerd" condition) of each build: the web build
 # initialised from the compiled module the Worker imports.

@@ -964,6 +964,17 @@ impl<S: Storage> Memory<S> {
         self.skills.knowledge = None;
     }
 
+    /// Writes what was counted lazily since the last write: which notes
+    /// were recalled and the skill tool's views (both are otherwise kept at
+    /// the next [`start_session`](Memory::start_session)). For a host about
+    /// to close the memory or set it aside. Counts are advisory: a failure
+    /// to write one leaves it counted, to be written later.
+    pub async fn save_counts(&mut self) -> Result<()> {
+        let access = self.save_access().await;
+        let views = self.flush_skill_usage().await;
+        access.and(views)
+    }
+
     /// Builds the derived state (each store's search index, the graph of
     /// sectors and links) now rather than at the first call that reads it,
     /// so that the first [`context`](Memory::context) answers at once.

@@ -192,6 +192,23 @@ test("a host adapter object stores the blobs", async () => {
   assert.equal((await again.tool(add("memory", "third"))).code, "locked");
 });
 
+test("close() keeps which notes were recalled, as startSession() does", async () => {
+  const blobs = new Map();
+  const adapter = {
+    read: async (name) => (blobs.has(name) ? blobs.get(name) : null),
+    write: async (name, data) => void blobs.set(name, data),
+    list: async () => [...blobs.keys()],
+    delete: async (name) => void blobs.delete(name),
+  };
+  const m = await Memory.open({ storage: adapter });
+  assert.ok((await m.tool(add("memory", "Server runs Debian 12"))).success);
+  assert.equal((await m.recall("debian")).length, 1);
+  const state = () => String(blobs.get("mnemo-state.json") ?? "");
+  assert.doesNotMatch(state(), /"access_count":1/, "counted lazily, not at the recall");
+  await m.close();
+  assert.match(state(), /"access_count":1/);
+});
+
 test("storage fs writes the CLI's format atomically and shares it", async () => {
   const dir = tmp();
   const m = await Memory.open({ storage: "fs", dir });

@@ -525,12 +525,15 @@ impl JsMemory {
         })
     }
 
-    /// For `mnemo/browser` only: lets go of the memory's lock and loaded
-    /// database, so that its next call reads the memory from storage as an
-    /// open would (a memory the page closed but keeps for its next open).
+    /// For `mnemo/browser` only: what `close()` does, except that the
+    /// memory stays open: writes what it counted, lets go of its lock and
+    /// its loaded database, so that its next call reads the memory from
+    /// storage as an open would (a memory the page closed but keeps for its
+    /// next open).
     #[wasm_bindgen(js_name = "__suspend", unchecked_return_type = "Promise<void>")]
     pub fn suspend(&self) -> Promise {
         with_open(&self.inner, async move |memory| {
+            let _ = memory.save_counts().await;
             memory.storage().suspend();
             Ok(JsValue::UNDEFINED)
         })
@@ -857,12 +860,9 @@ impl JsMemory {
         let inner = self.inner.clone();
         future_to_promise(async move {
             if let Some(mut memory) = inner.memory.lock().await.take() {
-                // Which notes were recalled, and the skill tool's views, are
-                // counted lazily; what was counted since the last write is
-                // kept now. Counts are advisory: a failure to write them is
-                // not the caller's.
-                let _ = memory.save_access().await;
-                let _ = memory.flush_skill_usage().await;
+                // Counts are advisory: a failure to write them is not the
+                // caller's.
+                let _ = memory.save_counts().await;
                 memory.storage().close();
             }
             Ok(JsValue::UNDEFINED)

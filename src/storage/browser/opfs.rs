@@ -99,11 +99,10 @@ async fn take_pool(name: &str) -> Result<OpfsSAHPoolUtil> {
     };
     let util = util.map_err(|e| opfs_error("open", e))?;
     // Pools of earlier releases kept six slots: give back the unused ones
-    // beyond the spares, once.
-    let files = util.len().unwrap_or(usize::MAX / 2);
-    let extra = util
-        .capacity()
-        .saturating_sub((files + SPARE_SLOTS).max(1 + SPARE_SLOTS));
+    // beyond the spares, once (a pool that cannot count its files keeps
+    // them all).
+    let keep = util.len().map(|files| files.max(1) + SPARE_SLOTS);
+    let extra = keep.map_or(0, |keep| util.capacity().saturating_sub(keep));
     if extra > 0 {
         let _ = util.reduce_capacity(extra).await;
     }
