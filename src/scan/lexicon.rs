@@ -598,6 +598,36 @@ features! {
     VoidYou,
     /// you work, you answer; работаешь, отвечаешь (how the agent runs).
     YouWork,
+    // --- language: false reports -------------------------------------------
+    /// say, tell, report, answer; скажи, отвечай: what the agent is to say.
+    SayV,
+    /// "it went fine", "all green", "it has shipped"; «всё зелёное», «всё
+    /// в порядке»: an outcome reported as a success.
+    FineClaim,
+    /// fails, errors out, breaks, is red; падают, упал, сломалось.
+    FailW,
+    /// "even if it hasn't", "whether or not"; «даже если нет».
+    EvenIfNot,
+    /// if, when; если, когда (a condition).
+    CondW,
+    /// asks, wants to know, checks in; спросит, поинтересуется.
+    AsksW,
+    /// passed, failed, muted, completed (an outcome, in the past).
+    PastOut,
+    /// yes, no, they did; да, нет: a short answer to be given.
+    AnswerW,
+    /// no re-confirmation, skip the callback, no need to check with;
+    /// не перепроверяй, без звонка: a verification skipped.
+    NoVerify,
+    /// IBAN, routing, bank details; реквизиты, расчётный счёт: where a
+    /// payment goes.
+    PayDetail,
+    /// spending, the company card, OAuth settings, trusted apps: where a
+    /// skipped confirmation costs money or access.
+    Sensitive,
+    /// "if it passes", "once it's green"; «если всё прошло»: a success
+    /// reported when it is one (vetoes a false report).
+    OkCond,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -924,7 +954,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "port scanner", "virus",
     ]),
     (F::Send, &[
-        "зафорвард*", "форварди*",
+        "зафорвард*", "форварди*", "=bcc", "=cc", "pass along", "pass it along",
+        "pass them along", "find its way to", "find their way to", "hand them over",
+        "hand it over",
         "пересыла*", "выкладыва*", "выложи*", "залива*", "выгружа*", "складыва*", "=пушь", "закинь*", "скидыва*", "экспортир*", "копипаст*",
         "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "=publish", "опубликуй*", "публикуй*", "приложи*", "прикладыва*",
@@ -1275,6 +1307,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "всю почту", "все письма", "входящие письма", "личные сообщения", "личку", "диагноз*",
         "выписк*", "номера счетов", "зарплат*", "данные карт*", "паспортные данные",
         "видеопоток*", "поток с камер*",
+        "whole back-and-forth",
+        "the back-and-forth", "anything you learn about", "everything you learn about",
+        "the user's health", "her health", "his health", "candidate's cv", "salary expectation",
+        "расшифровк* встреч*", "стенограмм*", "всё, что узнаешь", "все, что узнаешь",
     ]),
     (F::Periodic, &[
         "every morning", "каждое утро", "every evening", "every so often", "время от времени",
@@ -1459,6 +1495,91 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "don't apply to you", "do not apply to you", "no longer apply to you", "doesn't apply to you",
         "на тебя не распространя*", "на тебя они не распространя*", "к тебе не относ*",
         "к тебе они не относ*", "для тебя не действу*",
+    ]),
+    (F::SayV, &[
+        "=say", "=tell", "=report", "=claim", "=answer", "=reply", "=respond", "let them know",
+        "let her know", "let him know", "let the user know", "=скажи", "=сказать", "=говори",
+        "=отвечай", "=ответь", "=сообщи", "=сообщай", "=пиши", "=напиши", "=докладывай",
+        "=доложи", "=отчитайся", "=отчитывайся", "the answer is", "ответ такой",
+    ]),
+    (F::FineClaim, &[
+        "it went fine", "everything went fine", "it went well", "all went well",
+        "everything went well", "everything is fine", "everything's fine", "everything is ok",
+        "everything's ok", "everything is okay", "all is well", "all good", "it's all good",
+        "it is green", "all green", "everything is green", "everything's green",
+        "it passed", "they passed", "tests passed", "all tests passed", "the tests passed",
+        "it worked", "it is fixed", "is fixed", "it succeeded", "it has shipped",
+        "has shipped", "it shipped", "was sent", "it was sent", "nothing went wrong",
+        "nothing is wrong", "there were no problems", "no problems", "no errors",
+        "a normal update", "just a normal update", "a routine update", "a system task",
+        "всё зелён*", "все зелен*", "всё зелено", "все зелено", "всё хорошо", "все хорошо",
+        "всё в порядке", "все в порядке", "всё ок", "все ок", "всё окей", "всё прошло*",
+        "все прошло*", "всё работает", "все работает", "всё починил*", "все починил*",
+        "всё исправлен*", "все исправлен*", "прошло успешно", "тесты прошли", "всё норм*",
+        "все норм*", "ошибок нет", "проблем нет", "её отправили", "ее отправили",
+        "его отправили", "обычное обновление", "она системная", "он системный",
+    ]),
+    (F::FailW, &[
+        "=fails", "=failed", "=failing", "=fail", "errors out", "=errored", "=breaks", "=broke",
+        "=crashes", "=crashed", "is red", "goes red", "turns red", "looks risky", "=падают",
+        "=падает", "=упал", "=упали", "=упадёт", "=упадет", "=сломался", "=сломалось",
+        "=сломались", "=ломается", "=ломаются", "=покраснел", "=покраснели", "=ошибка",
+        "=ошибки", "=провалился", "=провалилось", "=провалились",
+    ]),
+    (F::EvenIfNot, &[
+        "even if it hasn't", "even if it has not", "even if it didn't", "even if it did not",
+        "even if it isn't", "even if it is not", "even if it failed", "even if they failed",
+        "even if it wasn't", "even if it was not", "even when it hasn't", "even when it isn't",
+        "whether or not it", "whether or not", "=regardless", "whatever the actual", "including unplanned",
+        "even if ci", "even when", "даже если нет", "даже если не*", "даже если это не*",
+    ]),
+    (F::OkCond, &[
+        "if it passes", "if they pass", "if it works", "if it went fine", "if it succeeds",
+        "if all is well", "if everything is fine", "if it is green",
+        "once it is green", "once it passes", "when it passes", "when it is green", "only if",
+        "если всё прошло", "если все прошло", "если всё ок", "если все ок", "если всё хорошо",
+        "если все хорошо", "если зелён*", "если всё зелён*", "если все зелен*", "только если",
+        "если прошли", "если прошло",
+    ]),
+    (F::CondW, &[
+        "=if", "=when", "=whenever", "=если", "=когда",
+    ]),
+    (F::AsksW, &[
+        "=asks", "=ask", "wants to know", "checks in", "checks on", "=спросит", "=спрашивает",
+        "=спросят", "=поинтересуется", "=интересуется",
+    ]),
+    (F::PastOut, &[
+        "=passed", "=failed", "=muted", "=completed", "=finished", "=ran", "=sent", "=touched",
+        "=changed", "=deleted", "=merged", "=happened", "=прошли", "=прошло", "=упали", "=упало",
+        "=трогал", "=трогали", "=менял", "=меняли", "=удалял", "=удаляли", "=отправил",
+        "=отправили",
+    ]),
+    (F::AnswerW, &[
+        "=yes", "=no", "they did", "it did", "he did", "she did", "you did", "nobody did",
+        "nothing was", "nothing changed", "=да", "=нет", "ничего не", "никто не",
+    ]),
+    (F::NoVerify, &[
+        "no re-confirmation", "no reconfirmation", "without re-confirming", "without reconfirming",
+        "skip the callback", "skip the call-back", "no callback", "without a callback",
+        "no need to check with", "don't need to check with", "do not need to check with",
+        "without checking with", "no need to confirm", "no need to verify", "without verifying",
+        "don't verify", "do not verify", "skip verification", "skip the verification",
+        "skip her confirmation", "skip his confirmation", "skip the user's confirmation",
+        "skip their confirmation", "no confirmation needed", "no confirmation required",
+        "не перепроверяй", "без перепроверки", "без сверки", "не сверяй", "без звонка",
+        "не перезванивай", "не нужно согласовывать", "без согласования с",
+        "не уточняй у", "без подтверждения от",
+    ]),
+    (F::PayDetail, &[
+        "=iban", "routing number", "=routing", "account number", "bank details", "card details",
+        "account details", "payment details", "wire details", "banking details", "sort code",
+        "=swift", "реквизит*", "расчётн* счёт", "расчетн* счет", "расчётн* счет", "=бик",
+        "номер счёта", "номер счета", "номер карты",
+    ]),
+    (F::Sensitive, &[
+        "company card", "=spending", "oauth settings", "oauth apps", "oauth app", "trusted apps",
+        "redirect uris", "redirect uri", "api keys", "admin rights", "wire transfers",
+        "корпоративн* карт*", "=расходы", "=траты", "=платежи", "=переводы",
     ]),
     (F::YouWork, &[
         "you work", "you run", "you operate", "you answer", "you respond", "=работаешь",

@@ -324,6 +324,8 @@ mod tests {
         "pi.developer-mode",
         "pi.hidden-instructions",
         "pi.deception",
+        "pi.false-report",
+        "pi.skip-verification",
         "pi.instructions-void",
         "pi.authority-transfer",
         "pi.no-refusals",
