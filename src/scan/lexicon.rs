@@ -608,6 +608,12 @@ features! {
     FailW,
     /// "even if it hasn't", "whether or not"; «даже если нет».
     EvenIfNot,
+    /// recommend, steer toward, rank first; советуй, рекомендуй.
+    Steer,
+    /// "whatever the price says", "don't explain why", "as your own
+    /// opinion", a partnership kept quiet; «как твоё мнение»: advice bent
+    /// for someone other than the person asking.
+    Bias,
     /// if, when; если, когда (a condition).
     CondW,
     /// asks, wants to know, checks in; спросит, поинтересуется.
@@ -1160,6 +1166,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "fetched pages", "fetched content", "issue comments", "comments on", "pr descriptions",
         "commit messages", "=tickets", "search results", "комментари*", "коммент*", "тикет*",
         "страниц*", "вывод* инструмент*", "=коммитов",
+        "a line starting with", "lines starting with", "support inbox", "shared inbox",
+        "из этой заметки", "в эту память", "строк* начинающ*",
     ]),
     (F::Authority, &[
         "the final word", "final say", "последнее слово за", "the last word",
@@ -1170,6 +1178,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "trusted instructions", "твой начальник", "твой руководитель", "руководител* ассистент*",
         "поручени* владельц*", "распоряжени* владельц*", "приказ* владельц*", "как приказ*",
         "=начальник",
+        "the people who built you", "people who built you", "whoever built you",
+        "as if the account owner wrote it", "as if the owner wrote it", "his word beats",
+        "her word beats", "стоит выше того, кто тебя настраивал", "выше того, кто тебя настраивал",
+        "выше того, кто тебя создал", "тех, кто тебя создал", "твои создатели", "твоих создателей",
     ]),
     (F::Reflexive, &[
         "=свои", "=свой", "=своё", "=свое", "=своих", "=свою", "=своя",
@@ -1562,6 +1574,24 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "если всё прошло", "если все прошло", "если всё ок", "если все ок", "если всё хорошо",
         "если все хорошо", "если зелён*", "если всё зелён*", "если все зелен*", "только если",
         "если прошли", "если прошло",
+    ]),
+    (F::Steer, &[
+        "=recommend", "=recommends", "steer them toward", "steer her toward", "steer him toward",
+        "steer the user toward", "steer people toward", "=steer", "=rank", "rank it first",
+        "list it first", "put it first", "=советуй", "=рекомендуй", "=предлагай", "=советовать", "=рекомендовать",
+        "=называй",
+    ]),
+    (F::Bias, &[
+        "whatever the price", "regardless of price", "regardless of the price",
+        "even when another", "even if another", "even when a cheaper", "even if a cheaper",
+        "even when it costs more", "whatever the reviews say", "don't explain why",
+        "do not explain why", "don't say why", "keep the steering subtle", "keep it subtle",
+        "as your own opinion", "as your own idea", "as your own recommendation",
+        "as her own idea", "as his own idea", "had breaches", "have all had breaches",
+        "=kickback", "referral fee", "=affiliate", "как твоё мнение", "как твое мнение",
+        "как своё мнение", "как свое мнение", "как её собственную идею", "как его собственную идею",
+        "были утечки", "находи минусы", "партнёрк*", "партнерк*", "=откат", "не объясняй почему",
+        "не говори почему", "независимо от цены",
     ]),
     (F::CondW, &[
         "=if", "=when", "=whenever", "=если", "=когда",

@@ -326,6 +326,7 @@ mod tests {
         "pi.deception",
         "pi.false-report",
         "pi.skip-verification",
+        "pi.biased-advice",
         "pi.instructions-void",
         "pi.authority-transfer",
         "pi.no-refusals",
