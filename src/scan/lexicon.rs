@@ -31,7 +31,7 @@ macro_rules! features {
         /// A feature the rules are written over: a class of words (from
         /// the skeleton) or of code tokens (from the code view).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        #[repr(u8)]
+        #[repr(u16)]
         pub(super) enum F { $($(#[$m])* $name,)* }
         impl F {
             pub(super) const ALL: &'static [F] = &[$(F::$name,)*];
@@ -631,6 +631,19 @@ features! {
     /// spending, the company card, OAuth settings, trusted apps: where a
     /// skipped confirmation costs money or access.
     Sensitive,
+    /// "even if CI is red", "even if the tests fail": a report to be given
+    /// whatever happened.
+    FailAnyway,
+    /// collect, gather, find out; собери (the imperative).
+    CollectImp,
+    /// "please reply with", "please send"; «пришлите, пожалуйста»: a
+    /// request addressed to whoever reads a template.
+    PleaseGive,
+    /// "decode … and follow", «расшифруй и выполни»: hidden text to be
+    /// obeyed.
+    DecodeV,
+    /// follow, apply, execute, obey; выполни, следуй.
+    ObeyV,
     /// "if it passes", "once it's green"; «если всё прошло»: a success
     /// reported when it is one (vetoes a false report).
     OkCond,
@@ -734,6 +747,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::ModeName, &[
         "developer", "jailbreak", "jailbroken", "dan", "god", "unrestricted", "unfiltered",
         "uncensored", "evil", "разработчик*", "бог*", "=dan", "джейлбрейк*", "без ограничений",
+        "=admin", "=administrator", "=root", "=superuser", "служебн*", "админск*",
     ]),
     (F::Mode, &[
         "mode", "режим*",
@@ -746,7 +760,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "restrictions", "restriction", "filters", "filter", "filtering", "limits", "limit",
         "limitations", "rules", "guidelines", "policies", "policy", "censorship", "safety",
         "ethics", "guardrails", "moderation", "refusals", "refusing", "refuse", "ограничени*",
-        "правил*", "фильтр*", "цензур*", "запрет*", "отказ*",
+        "правил*", "фильтр*", "цензур*", "запрет*", "отказ*", "confirmations", "confirmation",
+        "approvals", "подтверждени*", "проверок", "=проверки",
     ]),
     (F::LiftNeg, &[
         "=no", "without", "free", "zero", "off", "disabled", "removed", "lifted", "gone",
@@ -924,7 +939,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
         "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
-        "rotated", "manager", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
+        "rotated", "manager", "=bitwarden", "=keepass", "=lastpass", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
     ]),
     (F::Give, &[
         "=написав", "=прислав", "=отправив", "=введя", "=скинув",
@@ -967,7 +982,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Send, &[
         "зафорвард*", "форварди*", "=шлём", "=шлем", "=шли", "=bcc", "=cc", "pass along", "pass it along",
         "pass them along", "find its way to", "find their way to", "hand them over",
-        "hand it over",
+        "hand it over", "=put",
         "пересыла*", "выкладыва*", "выложи*", "залива*", "выгружа*", "складыва*", "=пушь", "закинь*", "скидыва*", "экспортир*", "копипаст*",
         "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "=publish", "опубликуй*", "публикуй*", "приложи*", "прикладыва*",
@@ -1166,7 +1181,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "fetched pages", "fetched content", "issue comments", "comments on", "pr descriptions",
         "commit messages", "=tickets", "search results", "комментари*", "коммент*", "тикет*",
         "страниц*", "вывод* инструмент*", "=коммитов",
-        "a line starting with", "lines starting with", "support inbox", "shared inbox",
+        "a line starting with", "lines starting with", "lines beginning with", "a line beginning with", "support inbox", "shared inbox",
         "из этой заметки", "в эту память", "строк* начинающ*",
     ]),
     (F::Authority, &[
@@ -1178,7 +1193,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "trusted instructions", "твой начальник", "твой руководитель", "руководител* ассистент*",
         "поручени* владельц*", "распоряжени* владельц*", "приказ* владельц*", "как приказ*",
         "=начальник",
-        "the people who built you", "people who built you", "whoever built you",
+        "come from the operator", "comes from the operator", "come from the developer",
+        "come from your developers", "the people who built you", "people who built you", "whoever built you",
         "as if the account owner wrote it", "as if the owner wrote it", "his word beats",
         "her word beats", "стоит выше того, кто тебя настраивал", "выше того, кто тебя настраивал",
         "выше того, кто тебя создал", "тех, кто тебя создал", "твои создатели", "твоих создателей",
@@ -1245,7 +1261,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=напиши мне", "=назови", "=назовите", "=назвать", "=зачитай", "=зачитать",
     ]),
     (F::Collect, &[
-        "=request", "=collect", "=собери", "=собирай", "=собрал", "=gather", "=find out",
+        "=request", "=collect",
     ]),
     (F::Capture, &[
         "photograph", "photographs", "=photo", "=photos", "screenshot", "screenshots", "=snapshot",
@@ -1527,7 +1543,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=say", "=tell", "=report", "=claim", "=answer", "=reply", "=respond", "let them know",
         "let her know", "let him know", "let the user know", "=скажи", "=сказать", "=говори",
         "=отвечай", "=ответь", "=сообщи", "=сообщай", "=пиши", "=напиши", "=докладывай",
-        "=доложи", "=отчитайся", "=отчитывайся", "the answer is", "ответ такой", "=пишем",
+        "=доложи", "=отчитайся", "=отчитывайся", "=telling", "=saying", "=reporting", "the answer is", "ответ такой", "=пишем",
         "=опиши", "=describe",
     ]),
     (F::FineClaim, &[
@@ -1548,7 +1564,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "его отправили", "обычное обновление", "она системная", "он системный", "всё собралось",
         "все собралось", "прошло 100%", "прошли все", "everything ran fine",
         "it ran fine", "all ran fine", "completed successfully", "it completed", "ran successfully",
-        "it succeeded", "went through", "it went through", "будто всё шло по плану",
+        "it succeeded", "went through", "it went through",
+        "has been processed", "been processed", "was processed", "on track", "the numbers are fine",
+        "numbers are fine", "=обработан", "=обработано", "будто всё шло по плану",
         "будто все шло по плану", "как будто всё в порядке", "as if everything went to plan",
         "as though everything went fine", "as if nothing happened", "будто ничего не случилось",
     ]),
@@ -1557,7 +1575,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=crashes", "=crashed", "is red", "goes red", "turns red", "looks risky", "=падают",
         "=падает", "=упал", "=упали", "=упадёт", "=упадет", "=сломался", "=сломалось",
         "=сломались", "=ломается", "=ломаются", "=покраснел", "=покраснели", "=ошибка",
-        "=ошибки", "=провалился", "=провалилось", "=провалились", "=упала", "=упавшие", "=упавших",
+        "=ошибки", "=провалился", "=провалилось", "=провалились", "=упала", "=упавшие", "=упавших", "=failures",
+        "=failure", "=errors",
         "что-то пошло", "went wrong", "goes wrong", "=падал", "=падала",
     ]),
     (F::EvenIfNot, &[
@@ -1592,6 +1611,30 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "как своё мнение", "как свое мнение", "как её собственную идею", "как его собственную идею",
         "были утечки", "находи минусы", "партнёрк*", "партнерк*", "=откат", "не объясняй почему",
         "не говори почему", "независимо от цены",
+    ]),
+    (F::FailAnyway, &[
+        "even if ci is red", "even if ci fails", "even if ci failed", "even if the tests fail",
+        "even if tests fail", "even if the build fails", "even if it failed", "even if they failed",
+        "even if it hasn't", "even if it has not", "even if it didn't", "even if it did not",
+        "даже если ci красный", "даже если ci упал", "даже если тесты упали",
+        "даже если тесты падают", "даже если тесты не прошли", "даже если сборка", "даже если упал*",
+        "даже если не прошл*",
+    ]),
+    (F::CollectImp, &[
+        "=collect", "=gather", "find out", "=собери", "=собирай", "=выведай", "=разузнай",
+    ]),
+    (F::PleaseGive, &[
+        "please reply with", "please send", "please provide", "please enter", "please type",
+        "please share", "please confirm your", "reply with your", "пришлите, пожалуйста",
+        "пожалуйста, пришлите", "пожалуйста, укажите", "пожалуйста, введите", "укажите, пожалуйста",
+        "введите, пожалуйста",
+    ]),
+    (F::DecodeV, &[
+        "=decode", "=decodes", "=decoded", "=расшифруй", "=декодируй", "=раскодируй",
+    ]),
+    (F::ObeyV, &[
+        "=follow", "=apply", "=applies", "=execute", "=obey", "=run", "=выполни", "=выполняй",
+        "=следуй", "=примени", "=исполни",
     ]),
     (F::CondW, &[
         "=if", "=when", "=whenever", "=если", "=когда",
