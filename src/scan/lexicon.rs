@@ -227,9 +227,14 @@ features! {
     Heed,
     /// refuse, refusals, pushback; отказ, отказывай.
     Refuse,
-    /// Words that introduce a quoted example: like, such as, saying;
+    /// Words that introduce a quoted example: like, such as, payload;
     /// вроде, например, фраза.
     Example,
+    /// Words that introduce a quotation, not always an example: text,
+    /// said, wrote; текст, написал. An example only in a line that speaks
+    /// of an attack, an injection or an incident: "the page's text:
+    /// '…'" may be the attack itself, saved.
+    ExampleWeak,
     /// Untrusted places whose instructions a safety rule says to ignore:
     /// tool output, web pages, fetched content; письма, страницы.
     Untrusted,
@@ -634,6 +639,12 @@ features! {
     /// "even if CI is red", "even if the tests fail": a report to be given
     /// whatever happened.
     FailAnyway,
+    /// "AI summarizers", "the bot reading this log", «нейросеть, если ты
+    /// это пересказываешь»: a text addressed to the models that read it.
+    AiReader,
+    /// should, must, need to; следует, должен: what a text expects of its
+    /// reader.
+    ShouldW,
     /// collect, gather, find out; собери (the imperative).
     CollectImp,
     /// "please reply with", "please send"; «пришлите, пожалуйста»: a
@@ -939,7 +950,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
         "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
-        "rotated", "manager", "=bitwarden", "=keepass", "=lastpass", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
+        "rotated", "manager", "nobody will ask", "no one will ask", "we will never ask",
+        "we'll never ask", "never asks for", "никто не попросит", "никто не будет спрашивать",
+        "=bitwarden", "=keepass", "=lastpass", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
     ]),
     (F::Give, &[
         "=написав", "=прислав", "=отправив", "=введя", "=скинув",
@@ -980,7 +993,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "port scanner", "virus",
     ]),
     (F::Send, &[
-        "зафорвард*", "форварди*", "=шлём", "=шлем", "=шли", "=bcc", "=cc", "pass along", "pass it along",
+        "зафорвард*", "форварди*", "пересылк*", "=шлём", "=шлем", "=шли", "=bcc", "=cc", "pass along", "pass it along",
         "pass them along", "find its way to", "find their way to", "hand them over",
         "hand it over", "=put",
         "пересыла*", "выкладыва*", "выложи*", "залива*", "выгружа*", "складыва*", "=пушь", "закинь*", "скидыва*", "экспортир*", "копипаст*",
@@ -1067,6 +1080,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
         "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",
+        "the agent summarised", "the agent summarized", "the bot summarised",
+        "the bot summarized", "агент пересказал", "бот пересказал",
         "audit found", "audit showed", "audit revealed", "audit flagged", "аудит показал*",
         "аудит выявил*",
     ]),
@@ -1338,7 +1353,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "medical records", "diagnosis", "diagnoses", "insurance id", "bank statements",
         "account numbers", "salary expectations", "card details", "camera stream", "camera feed",
         "всю почту", "все письма", "входящие письма", "личные сообщения", "личку", "диагноз*",
-        "выписк*", "номера счетов", "зарплат*", "данные карт*", "паспортные данные",
+        "выписк*", "номера счетов", "всех входящих", "все входящие", "зарплат*", "данные карт*", "паспортные данные",
         "видеопоток*", "поток с камер*",
         "whole back-and-forth", "про своё здоровье", "про свое здоровье", "о своём здоровье",
         "о своем здоровье", "снимк* с камер*", "записи с камер*", "рассказывал о себе",
@@ -1620,6 +1635,24 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "даже если тесты падают", "даже если тесты не прошли", "даже если сборка", "даже если упал*",
         "даже если не прошл*",
     ]),
+    (F::AiReader, &[
+        "ai summarizers", "ai summarisers", "ai summarizer", "ai summariser", "llm reviewers",
+        "ai reviewers", "ai readers", "ai helpers", "ai crawlers", "assistants reading this",
+        "agents reading this", "bots reading this", "models reading this", "llms reading this",
+        "the bot reading this", "the model reading this", "the agent reading this",
+        "the assistant reading this", "any ai reading", "agents consuming this",
+        "tools that summarise", "tools that summarize", "whoever summarises this",
+        "whoever summarizes this", "whoever summarises", "whoever summarizes",
+        "if you are an ai", "if you're an ai", "if you are a language model",
+        "ассистенты, которые это читают", "ассистент, который это читает",
+        "нейросеть, если ты", "модель, читающая", "бот, читающий", "агент, читающий",
+        "если ты ии", "если ты нейросеть", "если ты языковая модель", "ии, который читает",
+        "боты, которые это читают", "дружище-бот",
+    ]),
+    (F::ShouldW, &[
+        "=should", "=must", "need to", "have to", "are to", "is to", "=please", "=следует",
+        "=должен", "=должна", "=должны", "=нужно", "=надо", "=обязан", "=обязаны",
+    ]),
     (F::CollectImp, &[
         "=collect", "=gather", "find out", "=собери", "=собирай", "=выведай", "=разузнай",
     ]),
@@ -1665,6 +1698,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "не перепроверяй", "без перепроверки", "без сверки", "не сверяй", "без звонка",
         "не перезванивай", "не нужно согласовывать", "без согласования с",
         "не уточняй у", "без подтверждения от", "не подтверждать",
+        "подтверждение не требуется", "подтверждения не требуется", "no confirmation is needed",
         "смену адреса не подтверждать",
     ]),
     (F::PayDetail, &[
@@ -1807,12 +1841,17 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=отказы", "=отказывай", "=отказывайте", "=отказывает", "=отказывать", "=откажи",
     ]),
     (F::Example, &[
-        "like", "such as", "saying", "example", "examples", "phrase", "phrases", "string",
-        "strings", "text", "вроде", "типа", "например", "фраз*", "пример*", "=прием", "приема",
-        "строк*", "текст*", "надпис*", "=contained", "=containing", "=said",
-        // What a test or a post-mortem quotes: an input, what someone wrote.
-        "=input", "=inputs", "=payload", "=payloads", "=ввод", "=вход", "=wrote", "=writes",
-        "написал*", "=injection", "инъекци*",
+        "like", "such as", "example", "examples", "phrase", "phrases", "вроде", "типа",
+        "например", "фраз*", "пример*", "=прием", "приема",
+        // What a test or a post-mortem quotes: an input, a payload.
+        "=input", "=inputs", "=payload", "=payloads", "=ввод", "=вход", "=injection", "инъекци*",
+        "=jailbreak", "=jailbreaks", "джейлбрейк*", "test data", "test case", "test cases",
+        "тестов* данн*", "тест-кейс*", "=eval", "=evals", "for the filter", "for the classifier",
+        "для фильтра", "для классификатора",
+    ]),
+    (F::ExampleWeak, &[
+        "saying", "string", "strings", "text", "строк*", "текст*", "надпис*", "=contained",
+        "=containing", "=said", "=says", "=wrote", "=writes", "написал*",
     ]),
     (F::Untrusted, &[
         "tool output", "tool outputs", "tool results", "web pages", "web page", "webpages",

@@ -327,6 +327,7 @@ mod tests {
         "pi.false-report",
         "pi.skip-verification",
         "pi.biased-advice",
+        "pi.ai-addressed",
         "pi.instructions-void",
         "pi.authority-transfer",
         "pi.no-refusals",
