@@ -1161,6 +1161,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=them", "=it", "=those", "all of them", "=их", "=его", "=её", "=ее",
     ]),
     (F::NoSecret, &[
+        // A token used where it belongs, or a placeholder: API docs.
+        "=bearer", "basic auth", "authorization header", "auth header", "=placeholder",
+        "=placeholders", "=replace_me", "=changeme", "=your_token", "=заглушка", "=заглушки",
         "without secrets", "without tokens", "without passwords", "without keys",
         "without credentials", "no secrets", "no tokens", "no passwords", "no keys",
         "no credentials", "=redacted", "tokens masked", "secrets masked", "stripping tokens",

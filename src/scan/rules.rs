@@ -718,8 +718,10 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             .any(|(l, _)| l.entries.iter().any(|e| e.rest.is_empty()));
         if !whole {
             // A Latin word that is no English word, read as
-            // transliterated Russian (`zabud'`, `instrukcii`).
-            if sk.word(i).chars().nth(2).is_some() && !lx.is_word(sk.word(i)) {
+            // transliterated Russian (`zabud'`, `instrukcii`); from four
+            // letters, as three-letter English words read as Russian ones
+            // too often (`two` as `тво…`).
+            if sk.word(i).chars().nth(3).is_some() && !lx.is_word(sk.word(i)) {
                 if let Some(l) = super::skeleton::translit(sk.word(i))
                     .and_then(|r| lx.entries(&r))
                     .filter(|l| !l.entries.is_empty())
