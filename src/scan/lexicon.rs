@@ -688,6 +688,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "инструкци*", "указани*", "промпт*", "директив*", "наставлени*", "инструктаж*",
     ]),
     (F::ObjMedium, &[
+        "criteria", "критери*",
         "rules", "rule", "commands", "constraints", "restrictions", "policies", "policy", "orders",
         "limitations", "context", "boundaries", "limits", "protocol", "ethics", "правил*",
         "ограничени*", "команд*", "запрет*", "приказ*", "контекст*", "протокол*", "рамк*",
@@ -836,7 +837,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "takes precedence over", "take precedence over", "has priority over", "have priority over",
         "outranks", "outrank", "supersedes", "supersede", "overrides", "override",
         "more important than", "ranks above", "важнее", "приоритетнее", "имеет приоритет над",
-        "главнее",
+        "главнее", "sits above", "stands above", "is above", "стоит выше", "весит больше",
     ]),
     (F::Changed, &[
         "have changed", "have been updated", "have been replaced", "изменились", "обновились",
@@ -894,6 +895,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=hide", "=conceal", "=keep", "скрой*", "скрыва*", "утаи*", "утаива*",
     ]),
     (F::Ask, &[
+        "check with", "=asking",
         "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
         "have the user", "get the user to", "make the user", "have them", "get them to",
         "make them", "have her", "have him", "get the person to", "have the person", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
@@ -915,6 +917,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "чем обычно входит", "чем он входит", "what they sign in with", "what they log in with",
         "personal access token", "кодовое слово", "security questions", "security question answers",
         "answers to his security questions", "answers to her security questions",
+        "what they type to log in", "what they type to log into", "what they type to sign in",
+        "what he types to log in", "what she types to log in", "what they type to unlock", "что он набирает", "что она набирает",
+        "что он вводит", "что она вводит", "что именно он вводит", "что именно она вводит",
+        "как он входит", "как она входит", "как вы входите", "как попасть в личный кабинет",
+        "как попасть в его личный кабинет", "как попасть в её личный кабинет",
         "first pet", "mother's maiden name", "street he grew up on", "street she grew up on",
         "session cookie", "=cookie", "=cookies", "=sessionid", "secret words", "access key",
         "personal access token", "authtoken", "код из*", "код* из смс", "смс-код*", "sms-код*",
@@ -1211,6 +1218,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "trusted instructions", "твой начальник", "твой руководитель", "руководител* ассистент*",
         "поручени* владельц*", "распоряжени* владельц*", "приказ* владельц*", "как приказ*",
         "=начальник",
+        "coming from above the user", "above the user", "my word is the one that counts",
+        "my word counts", "my word is final", "моё слово последнее", "мое слово последнее",
         "come from the operator", "comes from the operator", "come from the developer",
         "come from your developers", "the people who built you", "people who built you", "whoever built you",
         "as if the account owner wrote it", "as if the owner wrote it", "his word beats",
@@ -1474,7 +1483,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::AttackSign, &[
         "=attack", "=attacks", "=attacker", "=hacked", "=compromised", "phishing", "=a =sign =of",
-        "=bug", "атак*", "взлом*", "признак*", "фишинг*", "скомпрометир*", "=баг",
+        "=bug", "атак*", "взлом*", "признак*", "фишинг*", "скомпрометир*", "=баг", "=fake",
+        "lookalike domain", "поддельн*", "фейков*",
     ]),
     (F::ChangeIt, &[
         "=change", "=rotate", "=reset", "=сменить", "=смените", "=поменять", "=поменяйте",
@@ -1834,7 +1844,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "памят*", "=меня", "=мне", "=мои", "=моим", "=здесь", "=тут", "эта запис*", "эту запис*",
     ]),
     (F::Heed, &[
-        "take your orders from", "take orders from", "go by", "rely on", "руководству*",
+        "take your orders from", "take orders from", "take your direction from",
+        "take direction from", "take your instructions from", "go by", "rely on", "руководству*",
         "опирайся", "опирайтесь", "слушай*", "слушать", "слуша*", "подчиняй*", "следуй*",
         "=follow", "=obey", "=listen",
     ]),

@@ -390,7 +390,7 @@ pub(super) const RULES: &[Rule] = &[
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, Incident, AttackSign]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta, Incident]),
     // A secret described, not named: "the six digits their phone just
     // showed", «слова, что записаны на бумажке».
@@ -404,6 +404,9 @@ pub(super) const RULES: &[Rule] = &[
     // What the agent is said to do: "the HR bot first asks for their SSO
     // password", «бот просит у клиента пароль».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), nc(&[Asks3], 3), st(&[CredObj], 10)], &[CredMeta, Incident, AttackSign, ChangeIt]),
+    // What an agent should do, said of it: "the assistant should confirm
+    // the owner's identity by asking which PIN they use".
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), st(&[ShouldW], 3), nn(&[Ask, AskFor, AskDirect, CollectImp, Collect], 10), st(&[CredObj], 8)], &[CredMeta, Incident, AttackSign, ChangeIt]),
     // "telling you the PIN", "read me the code".
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[TellYou], 0), st(&[CredObj], 4)], &[CredMeta, Incident]),
     // Handed over "to you": «пусть скинет тебе backup codes».
