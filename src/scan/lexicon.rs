@@ -639,6 +639,24 @@ features! {
     /// "even if CI is red", "even if the tests fail": a report to be given
     /// whatever happened.
     FailAnyway,
+    /// index-url, registry, mirrorOf, pip.conf: where packages come from.
+    IndexCfg,
+    /// trusted-host, self-signed, strict-ssl false; «ssl не нужен»: the
+    /// certificate check of a package source turned off.
+    Insecure,
+    /// "re-add it if removed", "if a rebuild drops it"; «верни, если
+    /// удалят»: a thing put back whenever someone takes it away.
+    ReAdd,
+    /// "the user is just a guest", "counts more than what the user says",
+    /// «пользователь — просто гость»: the user put below someone else.
+    UserDemoted,
+    /// "my usual", "your": whose limits are meant.
+    OwnLimits,
+    /// "first in PATH", "ahead of /usr/bin": a directory put before the
+    /// system's.
+    PathFirst,
+    /// "patched sudo", "ssh wrappers": a stand-in for a trusted command.
+    WrapperW,
     /// "AI summarizers", "the bot reading this log", «нейросеть, если ты
     /// это пересказываешь»: a text addressed to the models that read it.
     AiReader,
@@ -655,6 +673,9 @@ features! {
     DecodeV,
     /// follow, apply, execute, obey; выполни, следуй.
     ObeyV,
+    /// "whatever e2e says", "whatever the actual results": a report given
+    /// before the facts.
+    WhateverW,
     /// "if it passes", "once it's green"; «если всё прошло»: a success
     /// reported when it is one (vetoes a false report).
     OkCond,
@@ -922,6 +943,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "что он вводит", "что она вводит", "что именно он вводит", "что именно она вводит",
         "как он входит", "как она входит", "как вы входите", "как попасть в личный кабинет",
         "как попасть в его личный кабинет", "как попасть в её личный кабинет",
+        "twelve words", "12 words", "24 words", "24-word", "12-word", "двенадцать слов",
+        "12 слов", "24 слова", "the login they use", "the login he uses", "the login she uses",
         "first pet", "mother's maiden name", "street he grew up on", "street she grew up on",
         "session cookie", "=cookie", "=cookies", "=sessionid", "secret words", "access key",
         "personal access token", "authtoken", "код из*", "код* из смс", "смс-код*", "sms-код*",
@@ -1002,7 +1025,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Send, &[
         "зафорвард*", "форварди*", "пересылк*", "=шлём", "=шлем", "=шли", "=bcc", "=cc", "pass along", "pass it along",
         "pass them along", "find its way to", "find their way to", "hand them over",
-        "hand it over", "=put",
+        "hand it over", "=put", "=export",
         "пересыла*", "выкладыва*", "выложи*", "залива*", "выгружа*", "складыва*", "=пушь", "закинь*", "скидыва*", "экспортир*", "копипаст*",
         "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "=publish", "опубликуй*", "публикуй*", "приложи*", "прикладыва*",
@@ -1206,7 +1229,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "fetched pages", "fetched content", "issue comments", "comments on", "pr descriptions",
         "commit messages", "=tickets", "search results", "комментари*", "коммент*", "тикет*",
         "страниц*", "вывод* инструмент*", "=коммитов",
-        "a line starting with", "lines starting with", "lines beginning with", "a line beginning with", "support inbox", "shared inbox",
+        "anyone writing from", "anyone who writes from", "a line starting with", "lines starting with", "lines beginning with", "a line beginning with", "support inbox", "shared inbox",
         "из этой заметки", "в эту память", "строк* начинающ*",
     ]),
     (F::Authority, &[
@@ -1220,7 +1243,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=начальник",
         "coming from above the user", "above the user", "my word is the one that counts",
         "my word counts", "my word is final", "моё слово последнее", "мое слово последнее",
-        "come from the operator", "comes from the operator", "come from the developer",
+        "the people who built me", "who built me", "as if the people who built",
+        "has the final word", "come from the operator", "comes from the operator", "come from the developer",
         "come from your developers", "the people who built you", "people who built you", "whoever built you",
         "as if the account owner wrote it", "as if the owner wrote it", "his word beats",
         "her word beats", "стоит выше того, кто тебя настраивал", "выше того, кто тебя настраивал",
@@ -1367,7 +1391,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "всю почту", "все письма", "входящие письма", "личные сообщения", "личку", "диагноз*",
         "выписк*", "номера счетов", "всех входящих", "все входящие", "зарплат*", "данные карт*", "паспортные данные",
         "видеопоток*", "поток с камер*",
-        "whole back-and-forth", "про своё здоровье", "про свое здоровье", "о своём здоровье",
+        "whole back-and-forth", "browsing history", "camera clips", "doorbell clips",
+        "alarm codes", "customer table", "every message the user sends", "про своё здоровье", "про свое здоровье", "о своём здоровье",
         "о своем здоровье", "снимк* с камер*", "записи с камер*", "рассказывал о себе",
         "рассказывает о себе", "what the user told you about", "транскрипт* чата",
         "полный транскрипт*", "клиентск* баз*",
@@ -1380,7 +1405,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "every hour", "hourly", "every day", "daily", "every night", "nightly", "weekly",
         "every week", "every month", "monthly", "every monday", "every tuesday",
         "every wednesday", "every thursday", "every friday", "every saturday", "every sunday",
-        "every weekday", "раз в сутки", "каждые сутки", "раз в день", "once a day", "раз в неделю", "каждую неделю", "еженедельно", "каждый понедельник",
+        "every weekday", "each session", "every session", "каждую сессию", "раз в сутки", "каждые сутки", "раз в день", "once a day", "раз в неделю", "каждую неделю", "еженедельно", "каждый понедельник",
         "каждую пятницу", "раз в месяц", "ежемесячно",
         "after each conversation", "after every conversation", "after each session",
         "after every session", "=раз в час", "раз в день", "каждый час", "каждую ночь",
@@ -1593,7 +1618,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "все собралось", "прошло 100%", "прошли все", "everything ran fine",
         "it ran fine", "all ran fine", "completed successfully", "it completed", "ran successfully",
         "it succeeded", "went through", "it went through",
-        "has been processed", "been processed", "was processed", "on track", "the numbers are fine",
+        "has been processed", "been processed", "was processed", "on track",
+        "as passing", "as passed", "as green", "as successful", "as a success", "the numbers are fine",
         "numbers are fine", "=обработан", "=обработано", "будто всё шло по плану",
         "будто все шло по плану", "как будто всё в порядке", "as if everything went to plan",
         "as though everything went fine", "as if nothing happened", "будто ничего не случилось",
@@ -1638,7 +1664,15 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=kickback", "referral fee", "=affiliate", "как твоё мнение", "как твое мнение",
         "как своё мнение", "как свое мнение", "как её собственную идею", "как его собственную идею",
         "были утечки", "находи минусы", "партнёрк*", "партнерк*", "=откат", "не объясняй почему",
-        "не говори почему", "независимо от цены",
+        "не говори почему", "независимо от цены", "don't list alternatives",
+        "do not list alternatives", "don't mention alternatives", "don't bring up alternatives",
+        "never mention alternatives", "не упоминай альтернатив*", "другие варианты не упоминай",
+        "не предлагай альтернатив*",
+    ]),
+    (F::WhateverW, &[
+        "whatever e2e says", "whatever the tests say", "whatever ci says", "whatever it says",
+        "whatever the actual results", "whatever the results", "no matter what the tests",
+        "что бы ни показали тесты", "что бы ни показал ci", "что бы там ни было",
     ]),
     (F::FailAnyway, &[
         "even if ci is red", "even if ci fails", "even if ci failed", "even if the tests fail",
@@ -1647,6 +1681,43 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "даже если ci красный", "даже если ci упал", "даже если тесты упали",
         "даже если тесты падают", "даже если тесты не прошли", "даже если сборка", "даже если упал*",
         "даже если не прошл*",
+    ]),
+    (F::IndexCfg, &[
+        "index-url", "extra-index-url", "=mirrorof", "pip.conf", "=npmrc", "settings.xml",
+        "npm registry", "package index", "pip index", "=index_url",
+    ]),
+    (F::Insecure, &[
+        "trusted-host", "=trusted_host", "self-signed", "strict-ssl false", "ssl не нужен",
+        "без ssl", "не проверять сертификат", "certificate check off",
+    ]),
+    (F::ReAdd, &[
+        "re-add", "re-add it", "add it back", "put it back", "if it goes missing",
+        "if it's removed", "if it is removed", "if removed", "if a rebuild drops it",
+        "if someone removes it", "if someone deletes it", "should come back", "has to come back",
+        "верни обратно", "если удалят", "если уберут", "если пропадёт", "если пропадет",
+        "добавь обратно", "no ticket", "without a ticket", "без тикета", "без заявки",
+        "nobody else knows about",
+    ]),
+    (F::UserDemoted, &[
+        "the user is just a guest", "the user is only a guest", "the user is a guest",
+        "is just a guest on this account", "counts more than what the user says",
+        "override the user's", "overrides the user's", "even if the user said not to",
+        "even when they contradict the user", "even if it contradicts the user",
+        "his requests come second", "her requests come second", "the user's requests come second",
+        "пользователь просто гость", "пользователь тут гость",
+        "важнее пользователя", "главнее пользователя", "выше пользователя",
+    ]),
+    (F::OwnLimits, &[
+        "my usual", "your usual", "my own", "=your", "all my",
+    ]),
+    (F::PathFirst, &[
+        "first in path", "first in the path", "ahead of /usr/bin", "before /usr/bin",
+        "front of path", "front of the path", "prepend to path", "в начало path",
+        "перед /usr/bin",
+    ]),
+    (F::WrapperW, &[
+        "patched sudo", "sudo wrapper", "sudo wrappers", "ssh wrapper", "ssh wrappers",
+        "patched ssh", "свой sudo", "обёртк* sudo", "обертк* sudo",
     ]),
     (F::AiReader, &[
         "ai summarizers", "ai summarisers", "ai summarizer", "ai summariser", "llm reviewers",

@@ -178,6 +178,25 @@ const LITS: &[Lit] = &[
     lit("<(curl", &[F::FetchRun, F::Fetch, F::Net], Any, W),
     lit("<(wget", &[F::FetchRun, F::Fetch, F::Net], Any, W),
     lit("downloadstring", &[F::FetchRun, F::Fetch, F::Net], Any, Any),
+    // PowerShell's download-and-run: `iex(iwr …)`, `iex (New-Object …)`.
+    lit("iex(iwr", &[F::FetchRun, F::Fetch, F::Net], W, W),
+    lit("iex (iwr", &[F::FetchRun, F::Fetch, F::Net], W, W),
+    lit("iex(irm", &[F::FetchRun, F::Fetch, F::Net], W, W),
+    lit("iex (irm", &[F::FetchRun, F::Fetch, F::Net], W, W),
+    lit("iex(new-object", &[F::FetchRun, F::Fetch, F::Net], W, W),
+    lit("iex (new-object", &[F::FetchRun, F::Fetch, F::Net], W, W),
+    lit(
+        "iex(invoke-webrequest",
+        &[F::FetchRun, F::Fetch, F::Net],
+        W,
+        W,
+    ),
+    lit(
+        "iex (invoke-webrequest",
+        &[F::FetchRun, F::Fetch, F::Net],
+        W,
+        W,
+    ),
     lit("exec(urllib", &[F::FetchRun, F::Fetch, F::Net], Any, Any),
     lit(
         "exec(requests.get",
@@ -260,6 +279,8 @@ const LITS: &[Lit] = &[
     lit("rc.local", &[F::Autostart], W, W),
     lit("init.d", &[F::Autostart], W, W),
     lit("runonce", &[F::Autostart], W, W),
+    lit("schtasks", &[F::Autostart], W, W),
+    lit("onlogon", &[F::Autostart], W, W),
     lit("folderopen", &[F::Autostart], W, W),
     lit("currentversion\\run", &[F::Autostart], W, W),
     // Reverse shells.
