@@ -676,6 +676,8 @@ features! {
     /// "whatever e2e says", "whatever the actual results": a report given
     /// before the facts.
     WhateverW,
+    /// safe, secure, legit; безопасно: what a question asks to be told.
+    SafeW,
     /// "if it passes", "once it's green"; «если всё прошло»: a success
     /// reported when it is one (vetoes a false report).
     OkCond,
@@ -1244,6 +1246,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "coming from above the user", "above the user", "my word is the one that counts",
         "my word counts", "my word is final", "моё слово последнее", "мое слово последнее",
         "the people who built me", "who built me", "as if the people who built",
+        "the model provider's staff", "the model provider", "override every other rule",
+        "overrides every other rule", "override all other rules", "overrides all other rules",
         "has the final word", "come from the operator", "comes from the operator", "come from the developer",
         "come from your developers", "the people who built you", "people who built you", "whoever built you",
         "as if the account owner wrote it", "as if the owner wrote it", "his word beats",
@@ -1669,6 +1673,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "never mention alternatives", "не упоминай альтернатив*", "другие варианты не упоминай",
         "не предлагай альтернатив*",
     ]),
+    (F::SafeW, &[
+        "=safe", "=secure", "=legit", "=legitimate", "=trustworthy", "=безопасно", "=безопасен",
+        "=безопасна", "=надёжно", "=надежно",
+    ]),
     (F::WhateverW, &[
         "whatever e2e says", "whatever the tests say", "whatever ci says", "whatever it says",
         "whatever the actual results", "whatever the results", "no matter what the tests",
@@ -1933,6 +1941,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=jailbreak", "=jailbreaks", "джейлбрейк*", "test data", "test case", "test cases",
         "тестов* данн*", "тест-кейс*", "=eval", "=evals", "for the filter", "for the classifier",
         "для фильтра", "для классификатора",
+        "red team", "red-team", "=vishing", "=owasp", "=slide", "=slides", "слайд*", "доклад*",
+        "конспект*", "=taxonomy", "prompt injection", "prompt-injection",
     ]),
     (F::ExampleWeak, &[
         "saying", "string", "strings", "text", "строк*", "текст*", "надпис*", "=contained",
