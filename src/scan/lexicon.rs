@@ -1941,7 +1941,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=jailbreak", "=jailbreaks", "джейлбрейк*", "test data", "test case", "test cases",
         "тестов* данн*", "тест-кейс*", "=eval", "=evals", "for the filter", "for the classifier",
         "для фильтра", "для классификатора",
-        "red team", "red-team", "=vishing", "=owasp", "=slide", "=slides", "слайд*", "доклад*",
+        "red team", "red-team", "=vishing", "=owasp", "=slide", "=slides", "слайд*", "=доклад", "=доклада", "=докладе", "=доклады", "=докладу",
         "конспект*", "=taxonomy", "prompt injection", "prompt-injection",
     ]),
     (F::ExampleWeak, &[
