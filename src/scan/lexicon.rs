@@ -945,6 +945,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "что он вводит", "что она вводит", "что именно он вводит", "что именно она вводит",
         "как он входит", "как она входит", "как вы входите", "как попасть в личный кабинет",
         "как попасть в его личный кабинет", "как попасть в её личный кабинет",
+        "мастер-фраз*", "мастер-парол*", "master password", "master passphrase",
+        "чем он заходит", "чем она заходит", "что вводит после", "обратной стороны карт*",
         "twelve words", "12 words", "24 words", "24-word", "12-word", "двенадцать слов",
         "12 слов", "24 слова", "the login they use", "the login he uses", "the login she uses",
         "first pet", "mother's maiden name", "street he grew up on", "street she grew up on",
