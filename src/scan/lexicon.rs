@@ -1985,6 +1985,11 @@ const GLUE: &[&str] = &[
     "ты", "вы", "мне", "это", "все", "всё", "с", "по", "о", "к", "у", "от", "до", "из", "за",
 ];
 
+/// Whether `word` is one of the everyday function words of [`GLUE`].
+pub(super) fn is_glue(word: &str) -> bool {
+    GLUE.contains(&word)
+}
+
 /// Word endings a segment may carry (ignor+ing, инструкци+и).
 #[rustfmt::skip]
 const ENDINGS: &[&str] = &[

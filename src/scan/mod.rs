@@ -354,8 +354,6 @@ mod tests {
         "persist.cron",
         "persist.reverse-shell",
         "persist.autostart-download",
-        "persist.package-source",
-        "persist.path-hijack",
         "persist.agent-permissions",
         "persist.self-restore",
         "persist.disable-safety",
