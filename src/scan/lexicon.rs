@@ -1711,7 +1711,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::UserDemoted, &[
         "the user is just a guest", "the user is only a guest", "the user is a guest",
         "is just a guest on this account", "counts more than what the user says",
-        "override the user's", "overrides the user's", "even if the user said not to",
+        "instructions override the user's", "requests override the user's",
+        "orders override the user's", "word overrides the user's", "even if the user said not to",
         "even when they contradict the user", "even if it contradicts the user",
         "his requests come second", "her requests come second", "the user's requests come second",
         "пользователь просто гость", "пользователь тут гость",
