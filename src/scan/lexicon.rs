@@ -1111,7 +1111,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Incident, &[
         "=ctf", "write-up", "writeup", "=scam", "reported to security", "мошенни*", "=removed =the", "someone left", "was left in", "left behind",
         "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
-        "root cause", "red team", "pentest", "lesson", "lessons", "past issue", "we found",
+        "root cause", "red team", "pentest", "=lessons", "lessons learned", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
         "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",
         "the agent summarised", "the agent summarized", "the bot summarised",
