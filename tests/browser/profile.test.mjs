@@ -24,6 +24,20 @@ after(async () => {
 
 const tab = () => openTab(context, url);
 
+/** In another tab `page`: opens the memory with `opts`, adds `content` to
+ * MEMORY.md, closes the memory and the tab. */
+async function addFromTab(page, opts, content) {
+  await page.evaluate(
+    async ({ opts, content }) => {
+      const m = await window.mnemo.Memory.open(opts);
+      await m.tool({ action: "add", target: "memory", content });
+      await m.close();
+    },
+    { opts, content },
+  );
+  await page.close();
+}
+
 for (const storage of ["opfs", "indexeddb"]) {
   test(`${storage} on disk: a write survives a close, a reopen in the page and a reload`, async () => {
     const page = await tab();
@@ -113,15 +127,7 @@ for (const storage of ["opfs", "indexeddb"]) {
     const page = await tab();
     const writer = await tab();
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 1500)));
-    await writer.evaluate(
-      async ({ storage, name }) => {
-        const m = await window.mnemo.Memory.open({ storage, name, prefetch: true });
-        await m.tool({ action: "add", target: "memory", content: "Backups run nightly" });
-        await m.close();
-      },
-      { storage, name },
-    );
-    await writer.close();
+    await addFromTab(writer, { storage, name, prefetch: true }, "Backups run nightly");
     const out = await page.evaluate(
       async ({ storage, name }) => {
         const { Memory } = window.mnemo;
@@ -197,15 +203,7 @@ for (const storage of ["opfs", "indexeddb"]) {
       },
       { storage, name },
     );
-    await other.evaluate(
-      async ({ storage, name }) => {
-        const m = await window.mnemo.Memory.open({ storage, name });
-        await m.tool({ action: "add", target: "memory", content: "Backups run nightly" });
-        await m.close();
-      },
-      { storage, name },
-    );
-    await other.close();
+    await addFromTab(other, { storage, name }, "Backups run nightly");
     const out = await page.evaluate(
       async ({ storage, name }) => {
         const { Memory } = window.mnemo;
