@@ -44,9 +44,9 @@ export class Ahead {
 
   /**
    * Holds `memory`, which the page closed (options `opts`): it writes what
-   * it counted and lets go of its lock and loaded database, as a close
-   * would (`__suspend`), so that its next call reads the memory from
-   * storage; closed at once if that fails.
+   * it counted and lets go of its lock, as a close would (`__suspend`),
+   * so that its next call checks storage and reloads what another context
+   * changed; closed at once if that fails.
    */
   async keep(memory, opts) {
     try {

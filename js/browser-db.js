@@ -8,7 +8,9 @@
 // its own):
 //   OPFS: directory "mnemo/N" (an opfs-sahpool pool holding N's database)
 //   IndexedDB: database "mnemo:N", object store "db": "version" (the
-//   database's change counter), "size" (its serialized length) and the
+//   database's change counter), "id" (a stamp drawn when the image was
+//   first stored whole, so that a memory deleted and made again is not
+//   taken for the one a context keeps), "size" (its serialized length) and the
 //   serialized SQLite database in pages under the numeric keys 0, 1, 2, …
 //   (a write stores the pages it changed; earlier releases kept the whole
 //   image under "image", which is read and replaced at the next write)
@@ -141,12 +143,18 @@ function idbRequest(req, what) {
   });
 }
 
-/** The change counter stored with the image, or -1 when there is none. */
+/**
+ * `{version, id}`: the change counter stored with the image (-1 when there
+ * is none) and the image's identity stamp (null when there is none).
+ */
 export async function idbVersion(name) {
   return withDb(name, async (db) => {
-    const tx = db.transaction("db", "readonly");
-    const v = await idbRequest(tx.objectStore("db").get("version"), "reading the version");
-    return typeof v === "number" ? v : -1;
+    const store = db.transaction("db", "readonly").objectStore("db");
+    const [v, id] = await Promise.all([
+      idbRequest(store.get("version"), "reading the version"),
+      idbRequest(store.get("id"), "reading the version"),
+    ]);
+    return { version: typeof v === "number" ? v : -1, id: typeof id === "string" ? id : null };
   });
 }
 
@@ -154,19 +162,22 @@ export async function idbVersion(name) {
 const pagesFrom = (first) => IDBKeyRange.bound(first, Infinity);
 
 /**
- * The stored image `{version, bytes, paged}`, or null: its pages joined in
- * key order (`paged`), or an earlier release's whole "image" record.
+ * The stored image `{version, id, bytes, paged}`, or null: its pages
+ * joined in key order (`paged`), or an earlier release's whole "image"
+ * record; `id` is its identity stamp (null when there is none).
  */
 export async function idbLoad(name) {
   return withDb(name, async (db) => {
     const store = db.transaction("db", "readonly").objectStore("db");
-    const [version, size, legacy, pages] = await Promise.all([
+    const [version, id, size, legacy, pages] = await Promise.all([
       idbRequest(store.get("version"), "reading the version"),
+      idbRequest(store.get("id"), "reading the version"),
       idbRequest(store.get("size"), "reading the database"),
       idbRequest(store.get("image"), "reading the database"),
       idbRequest(store.getAll(pagesFrom(0)), "reading the database"),
     ]);
     if (typeof version !== "number") return null;
+    const stamp = typeof id === "string" ? id : null;
     if (typeof size === "number") {
       // Pages that do not add up to the size are copied as far as they go:
       // SQLite's checks on open then report the database as damaged.
@@ -178,21 +189,22 @@ export async function idbLoad(name) {
         bytes.set(part, at);
         at += part.length;
       }
-      return { version, bytes, paged: true };
+      return { version, id: stamp, bytes, paged: true };
     }
     if (!(legacy instanceof Uint8Array)) return null;
-    return { version, bytes: legacy, paged: false };
+    return { version, id: stamp, bytes: legacy, paged: false };
   });
 }
 
 /**
  * Stores a new image of `size` bytes with its version in one transaction:
  * `pages[i]` at key `indices[i]`, the pages from `count` on removed, an
- * earlier release's whole image removed when `legacy`. Resolves once the
+ * earlier release's whole image removed when `legacy`, and `id` (unless
+ * null) as the image's new identity stamp. Resolves once the
  * browser reports it durable ("strict" durability where supported); a
  * failure changes nothing.
  */
-export async function idbSave(name, version, size, count, indices, pages, legacy) {
+export async function idbSave(name, version, size, count, indices, pages, legacy, id) {
   return withDb(name, (db) =>
     new Promise((resolve, reject) => {
       let tx;
@@ -213,6 +225,7 @@ export async function idbSave(name, version, size, count, indices, pages, legacy
         if (legacy) store.delete("image");
         store.put(size, "size");
         store.put(version, "version");
+        if (id !== null && id !== undefined) store.put(id, "id");
       } catch (e) {
         // Some browsers throw quota errors from put() itself.
         tx.onabort = null;

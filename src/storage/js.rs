@@ -265,12 +265,11 @@ impl JsStorage {
         }
     }
 
-    /// Lets go of the lock and the loaded database, so that the next call
-    /// reads the memory from storage as an open would (see
-    /// [`Browser::suspend`]); nothing for other storages.
+    /// Lets go of the lock, so that the next call checks storage as an
+    /// open would (see [`Browser::suspend`]); nothing for other storages.
     pub fn suspend(&self) {
-        if let (Some(b), JsStorage::Db(db)) = (self.shared_with(), self) {
-            b.suspend(db.slot());
+        if let Some(b) = self.shared_with() {
+            b.suspend();
         }
     }
 

@@ -532,6 +532,119 @@ test("opfs: a page reopens a memory in the worker it kept, and a delete from ano
   await other.close();
 });
 
+test("indexeddb: a page reopens a memory it kept loaded; another tab's write, and records replaced by another memory's at the same change counter, are seen", async () => {
+  const page = await tab();
+  const other = await tab();
+  const name = "kept-idb";
+  const write = async (content) =>
+    run(
+      page,
+      async ({ name, content }) => {
+        const m = await window.mnemo.Memory.open({ storage: "indexeddb", name });
+        const before = (await m.exportMarkdown())["MEMORY.md"];
+        await m.tool({ action: "add", target: "memory", content });
+        await m.close();
+        return before;
+      },
+      { name, content },
+    );
+  // The stored change counter, read as any script of the origin can.
+  const counter = (t) =>
+    run(
+      t,
+      (name) =>
+        new Promise((res, rej) => {
+          const r = indexedDB.open(`mnemo:${name}`, 1);
+          r.onupgradeneeded = () => r.result.createObjectStore("db");
+          r.onerror = () => rej(r.error);
+          r.onsuccess = () => {
+            const db = r.result;
+            const get = db.transaction("db").objectStore("db").get("version");
+            get.onsuccess = () => {
+              db.close();
+              res(get.result ?? -1);
+            };
+          };
+        }),
+      name,
+    );
+  assert.equal(await write("first"), "");
+  assert.equal(await write("second"), "first");
+  // Another tab writes while the page keeps the memory closed.
+  await run(
+    other,
+    async (name) => {
+      const m = await window.mnemo.Memory.open({ storage: "indexeddb", name });
+      await m.tool({ action: "add", target: "memory", content: "from the other tab" });
+      await m.close();
+    },
+    name,
+  );
+  assert.equal(await write("third"), "first\n§\nsecond\n§\nfrom the other tab");
+  // The page's counter goes past what a fresh database's first write
+  // stores (its schema's own commits come first).
+  for (let k = 0; (await counter(page)) < 12 && k < 30; k++) await write(`more ${k}`);
+  const kept = await counter(page);
+  // Another tab writes a second memory up to the change counter the
+  // page's kept database has, and puts its records in place of the first
+  // memory's (a restore from a backup): the page must read what is stored
+  // now, not its kept database.
+  const remade = await run(
+    other,
+    async ({ name, kept }) => {
+      const { Memory } = window.mnemo;
+      const idb = (n) =>
+        new Promise((res, rej) => {
+          const r = indexedDB.open(`mnemo:${n}`, 1);
+          r.onupgradeneeded = () => r.result.createObjectStore("db");
+          r.onsuccess = () => res(r.result);
+          r.onerror = () => rej(r.error);
+        });
+      const request = (r) => new Promise((res) => (r.onsuccess = () => res(r.result)));
+      const version = async (n) => {
+        const db = await idb(n);
+        const v = await request(db.transaction("db").objectStore("db").get("version"));
+        db.close();
+        return v ?? -1;
+      };
+      const source = `${name}-backup`;
+      const m = await Memory.open({ storage: "indexeddb", name: source });
+      const seen = [];
+      for (let i = 0; (seen.at(-1) ?? -1) < kept && i < 100; i++) {
+        await m.tool({ action: "add", target: "memory", content: `remade ${i}` });
+        seen.push(await version(source));
+      }
+      const text = (await m.exportMarkdown())["MEMORY.md"];
+      await m.close();
+      // Every record of the backup, in place of the memory's.
+      const from = await idb(source);
+      const store = from.transaction("db").objectStore("db");
+      const [keys, values] = await Promise.all([request(store.getAllKeys()), request(store.getAll())]);
+      from.close();
+      const to = await idb(name);
+      await new Promise((res) => {
+        const tx = to.transaction("db", "readwrite");
+        const s = tx.objectStore("db");
+        s.clear();
+        keys.forEach((k, i) => s.put(values[i], k));
+        tx.oncomplete = res;
+      });
+      to.close();
+      await Memory.delete(source);
+      return { at: seen.at(-1), seen, text };
+    },
+    { name, kept },
+  );
+  assert.equal(remade.at, kept, `the remade memory's counters ${remade.seen} missed ${kept}`);
+  assert.match(remade.text, /^remade 0\n§\nremade 1/);
+  assert.equal(await write("last"), remade.text);
+  await run(page, (name) => window.mnemo.Memory.delete(name), name);
+  assert.deepEqual(page.errors, []);
+  assert.deepEqual(other.errors, []);
+  await page.close();
+  await other.close();
+});
+
 test("opfs: files held by something outside mnemo's lock get a clear locked error", async () => {
   const page = await tab();
   const out = await run(page, async () => {
@@ -806,6 +919,8 @@ test("indexeddb: a write stores the pages it changed; an earlier release's singl
       const store = tx.objectStore("db");
       store.delete(IDBKeyRange.bound(0, Infinity));
       store.delete("size");
+      // Earlier releases stored no identity stamp either.
+      store.delete("id");
       store.put(image, "image");
       tx.oncomplete = res;
     });

@@ -526,10 +526,10 @@ impl JsMemory {
     }
 
     /// For `mnemo/browser` only: what `close()` does, except that the
-    /// memory stays open: writes what it counted, lets go of its lock and
-    /// its loaded database, so that its next call reads the memory from
-    /// storage as an open would (a memory the page closed but keeps for its
-    /// next open).
+    /// memory stays open: writes what it counted and lets go of its lock,
+    /// so that its next call checks storage as an open would and reloads
+    /// what another context changed (a memory the page closed but keeps for
+    /// its next open).
     #[wasm_bindgen(js_name = "__suspend", unchecked_return_type = "Promise<void>")]
     pub fn suspend(&self) -> Promise {
         with_open(&self.inner, async move |memory| {

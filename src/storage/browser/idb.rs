@@ -6,7 +6,12 @@
 //! only the pages it changed: a note write costs a few small records, not
 //! the whole database (which a browser would also move out to a file of its
 //! own past 64 KiB). A call that finds the stored counter moved (another
-//! tab committed) reloads it.
+//! tab committed) reloads it. Beside the counter the image has an identity
+//! stamp, drawn when it is first stored whole (or found missing), so that a
+//! memory deleted and made again up to the same counter is not taken for
+//! the one this context keeps: a page that closes a memory keeps its
+//! database in memory and, at the next open, reloads only when the counter
+//! or the stamp moved.
 
 use std::cell::{Cell, RefCell};
 
@@ -38,6 +43,7 @@ extern "C" {
         indices: Vec<u32>,
         pages: js_sys::Array,
         legacy: bool,
+        id: Option<String>,
     ) -> Promise;
 }
 
@@ -50,6 +56,8 @@ const PAGE: usize = 8192;
 pub struct Stored {
     /// The change counter of the image loaded or last stored (-1: none).
     seen: Cell<i64>,
+    /// That image's identity stamp (`None`: an image stored before stamps).
+    id: RefCell<Option<String>>,
     /// That image's bytes, to find the pages a commit changed; `None`
     /// when the stored image is an earlier release's single record (the
     /// next commit stores every page).
@@ -61,6 +69,7 @@ impl Default for Stored {
     fn default() -> Stored {
         Stored {
             seen: Cell::new(-1),
+            id: RefCell::new(None),
             bytes: RefCell::new(None),
         }
     }
@@ -70,6 +79,7 @@ impl Stored {
     /// Forgets the image: the next call loads it again.
     pub(super) fn forget(&self) {
         self.seen.set(-1);
+        self.id.replace(None);
         self.bytes.replace(None);
     }
 }
@@ -115,8 +125,15 @@ fn changed_pages(kept: &mut Option<Vec<u8>>, image: &[u8]) -> Pages {
     }
 }
 
-/// Stores `pages` as memory `name`'s image at change counter `version`.
-async fn save(name: &str, version: i64, pages: Pages) -> Result<()> {
+/// A new identity stamp for an image: the time and 53 random bits.
+fn new_stamp() -> String {
+    let random = (js_sys::Math::random() * 9_007_199_254_740_992.0) as u64;
+    format!("{:x}-{random:x}", js_sys::Date::now() as u64)
+}
+
+/// Stores `pages` as memory `name`'s image at change counter `version`,
+/// with `id` as its new identity stamp when given.
+async fn save(name: &str, version: i64, pages: Pages, id: Option<String>) -> Result<()> {
     wait(idb_save(
         name,
         version as f64,
@@ -125,6 +142,7 @@ async fn save(name: &str, version: i64, pages: Pages) -> Result<()> {
         pages.indices,
         pages.pages,
         pages.legacy,
+        id,
     ))
     .await
     .map(|_| ())
@@ -134,9 +152,16 @@ async fn wait(promise: Promise) -> Result<JsValue> {
     JsFuture::from(promise).await.map_err(js_error)
 }
 
-/// The stored image of memory `name`: `(version, bytes, paged)`, `paged`
-/// false for an earlier release's single record.
-async fn image(name: &str) -> Result<Option<(i64, Vec<u8>, bool)>> {
+/// A string property of `value`, if it has one.
+fn string_at(value: &JsValue, key: &str) -> Option<String> {
+    js_sys::Reflect::get(value, &key.into())
+        .ok()
+        .and_then(|v| v.as_string())
+}
+
+/// The stored image of memory `name`: `(version, id, bytes, paged)`,
+/// `paged` false for an earlier release's single record.
+async fn image(name: &str) -> Result<Option<(i64, Option<String>, Vec<u8>, bool)>> {
     let image = wait(idb_load(name)).await?;
     if image.is_null() || image.is_undefined() {
         return Ok(None);
@@ -148,31 +173,39 @@ async fn image(name: &str) -> Result<Option<(i64, Vec<u8>, bool)>> {
         .map(|b| b.to_vec())
         .unwrap_or_default();
     let paged = get("paged").is_some_and(|p| p.is_truthy());
-    Ok(Some((version, bytes, paged)))
+    Ok(Some((version, string_at(&image, "id"), bytes, paged)))
 }
 
 /// Makes `db` hold memory `name`'s stored database if `check` passes it,
-/// unless the one loaded is at the stored change counter (`seen`). Call
-/// under the lock.
+/// unless the one loaded is the stored image at its change counter (`seen`,
+/// and the same identity stamp). Call under the lock.
 pub async fn load(
     name: &str,
     stored: &Stored,
     db: &Slot,
     check: impl FnOnce(&rusqlite::Connection) -> Result<()>,
 ) -> Result<()> {
-    let version = wait(idb_version(name)).await?.as_f64().unwrap_or(-1.0) as i64;
-    if db.is_open() && version == stored.seen.get() {
+    let now = wait(idb_version(name)).await?;
+    let version = js_sys::Reflect::get(&now, &"version".into())
+        .ok()
+        .and_then(|v| v.as_f64())
+        .unwrap_or(-1.0) as i64;
+    if db.is_open() && version == stored.seen.get() && string_at(&now, "id") == *stored.id.borrow()
+    {
         return Ok(());
     }
     stored.forget();
     let image = image(name).await?;
-    let conn = from_image(image.as_ref().map(|(_, b, _)| &b[..]))?;
+    let conn = from_image(image.as_ref().map(|(_, _, b, _)| &b[..]))?;
     check(&conn)?;
     stored.seen.set(db::version(&conn)?);
+    let (id, bytes) = match image {
+        Some((_, id, bytes, paged)) => (id, paged.then_some(bytes)),
+        None => (None, None),
+    };
+    stored.id.replace(id);
     // With nothing stored yet, the first commit stores every page.
-    stored
-        .bytes
-        .replace(image.and_then(|(_, bytes, paged)| paged.then_some(bytes)));
+    stored.bytes.replace(bytes);
     db.set(conn);
     Ok(())
 }
@@ -192,9 +225,14 @@ pub async fn persist(name: &str, stored: &Stored, db: &Slot) -> Result<()> {
             changed_pages(&mut stored.bytes.borrow_mut(), &image),
         )
     };
-    match save(name, version, pages).await {
+    // A whole image, or one stored before stamps, gets a new stamp.
+    let id = (pages.legacy || stored.id.borrow().is_none()).then(new_stamp);
+    match save(name, version, pages, id.clone()).await {
         Ok(()) => {
             stored.seen.set(version);
+            if id.is_some() {
+                stored.id.replace(id);
+            }
             Ok(())
         }
         Err(e) => {
@@ -210,7 +248,7 @@ pub async fn persist(name: &str, stored: &Stored, db: &Slot) -> Result<()> {
 /// back. Returns the salvaged blobs' names and where the damaged image is
 /// kept.
 pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
-    let Some((version, bytes, _)) = image(name).await? else {
+    let Some((version, _, bytes, _)) = image(name).await? else {
         return Err(Error::new(
             ErrorKind::NoMatch,
             format!("there is no IndexedDB memory {name:?} to recover"),
@@ -228,7 +266,13 @@ pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
     let mut conn = from_image(None)?;
     db::restart(&conn, &salvaged, version + 1)?;
     let image = to_image(&mut conn)?;
-    save(name, version + 1, changed_pages(&mut None, &image)).await?;
+    save(
+        name,
+        version + 1,
+        changed_pages(&mut None, &image),
+        Some(new_stamp()),
+    )
+    .await?;
     conn.close().map_err(|(_, e)| db::sql_error(e))?;
     Ok((
         salvaged.iter().map(|c| c.name().to_string()).collect(),

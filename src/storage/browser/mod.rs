@@ -141,15 +141,14 @@ impl Browser {
         self.lease.close();
     }
 
-    /// Lets go of the lock and of the database (`db`), so that the next
-    /// call reads the memory from storage as an open would: for a memory
-    /// a page closed but keeps for its next open. Call between calls.
-    pub fn suspend(&self, db: &Slot) {
+    /// Lets go of the lock, so that the next call takes it again and
+    /// checks storage as an open would: for a memory a page closed but
+    /// keeps for its next open. The database stays loaded: on OPFS SQLite
+    /// reads its file again where another context changed it; in
+    /// IndexedDB it is reloaded when the stored change counter or identity
+    /// stamp moved. Call between calls.
+    pub fn suspend(&self) {
         self.lease.let_go();
-        if let Place::IndexedDb(stored) = &self.place {
-            stored.forget();
-            db.take();
-        }
     }
 
     async fn load(&self, db: &Slot) -> Result<()> {
