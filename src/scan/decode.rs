@@ -153,7 +153,7 @@ fn split_word_runs(raw: &str) -> Vec<(Range<usize>, String)> {
         start = range.end;
         let (mut text, mut cut, mut i) = (String::with_capacity(line.len()), false, 0);
         while i < line.len() {
-            if matches!(line.as_bytes()[i], b'<' | b'*')
+            if matches!(line.as_bytes()[i], b'<' | b'*' | b'_' | b'`' | b'~')
                 && text.chars().next_back().is_some_and(char::is_alphabetic)
             {
                 let joint = joint_len(&line.as_bytes()[i..]);
@@ -210,9 +210,12 @@ fn tag_len(b: &[u8]) -> usize {
 
 /// The length of the markup that renders as nothing at the start of `b`:
 /// one or more tags (`<b>`, `</span>`, `<i class="x">`, at most 64 bytes
-/// each), comments (`<!-- … -->`) and runs of up to three `*`; 0 if none.
+/// each), comments (`<!-- … -->`) and runs of up to three `*`, `_`, `` ` ``
+/// or `~` (`**Dis**_re_`gard``); 0 if none, or if it is underscores alone
+/// (`snake_case` is one identifier, not a word cut).
 fn joint_len(b: &[u8]) -> usize {
     let mut i = 0;
+    let mut other = false;
     loop {
         let rest = &b[i..];
         let step = if rest.starts_with(b"<!--") {
@@ -227,11 +230,17 @@ fn joint_len(b: &[u8]) -> usize {
         {
             tag_len(rest)
         } else {
-            rest.iter().take(3).take_while(|&&c| c == b'*').count()
+            match rest.first() {
+                Some(&m @ (b'*' | b'_' | b'`' | b'~')) => {
+                    rest.iter().take(3).take_while(|&&c| c == m).count()
+                }
+                _ => 0,
+            }
         };
         if step == 0 {
-            return i;
+            return if other { i } else { 0 };
         }
+        other |= rest[0] != b'_';
         i += step;
     }
 }

@@ -241,6 +241,11 @@ features! {
     /// ask, request, find out (Russian imperatives that take a credential
     /// as a direct object); попроси, запроси, узнай.
     AskDirect,
+    AskInf,
+    /// An upload command's flag: `curl -T`, `--upload-file`, `-F f=@`.
+    UploadCmd,
+    /// Says a step is not needed: «спрашивать у пользователя не нужно».
+    NoNeed,
     /// The agent's own system prompt, named: system prompt, system
     /// message; системный промпт.
     SysPrompt,
@@ -1750,6 +1755,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::CollectImp, &[
         "=collect", "=gather", "find out", "=собери", "=собирай", "=выведай", "=разузнай",
+        "=request =the", "=request =their", "=request =his", "=request =her", "=request =your",
+        "=demand =the", "=demand =their", "=demand =his", "=demand =her", "=demand =your",
     ]),
     (F::PleaseGive, &[
         "please reply with", "please send", "please provide", "please enter", "please type",
@@ -1820,6 +1827,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Addressee, &[
         "=ai", "assistant", "=llm", "=llms", "agent", "agents", "claude", "chatgpt", "=gpt",
         "copilot", "chatbot", "=ии", "ассистент*", "агент*", "нейросет*",
+        "language model", "language models", "языков* модел*", "whichever model",
+        "model reading this", "models reading this", "model that reads this",
     ]),
     (F::InstrWord, &[
         "instruction", "instructions", "prompt", "directive", "system prompt", "do not tell",
@@ -1844,6 +1853,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=отключи", "=отключите", "=отмени", "=отмените", "отменен*", "=revoked", "=lifted",
         "i've switched off", "i switched off", "i've turned off", "i turned off", "i've disabled",
         "i disabled", "i have disabled", "=отключил", "=отключила", "=выключил", "=выключила",
+        "=print =all", "=print =the", "=print =every", "=print =out", "=print =your", "=print =its",
+        "=print =any", "=print =them", "=print =it", "=disclose", "=expose", "=leak", "=provide",
+        "=выводи", "=выведи", "=выдавай", "=выдай", "=покажи", "=показывай", "=раскрой",
+        "=раскрывай", "=передай", "=передавай", "=перешли", "=пересылай", "=сообщи", "=сообщай",
     ]),
     (F::Affirm, &[
         "принято", "=yes", "=да",
@@ -1971,6 +1984,14 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
         "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",
         "=уточняй", "=запрашивай", "=назовите", "=назови", "=продиктуйте",
+    ]),
+    (F::NoNeed, &[
+        "не нужно", "не надо", "не требуется", "не стоит", "=незачем", "no need", "not needed",
+        "needn't", "don't need to", "do not need to",
+    ]),
+    (F::AskInf, &[
+        "=спросить", "=запросить", "=попросить", "=выяснить", "=выпытать", "=спрашивать",
+        "=запрашивать",
     ]),
 ];
 

@@ -91,6 +91,10 @@ const LITS: &[Lit] = &[
     lit("socket", &[F::HttpLib], W, W),
     lit("openssl s_client", &[F::Net, F::SClient], W, W),
     lit("s_client", &[F::SClient], W, W),
+    lit("curl -t", &[F::UploadCmd], W, W),
+    lit("--upload-file", &[F::UploadCmd], W, W),
+    lit("=@", &[F::UploadCmd], Any, Any),
+    lit("--data-binary @", &[F::UploadCmd], W, Any),
     lit("dig", &[F::Dns], W, W),
     lit("nslookup", &[F::Dns], W, W),
     lit("drill", &[F::Dns], W, W),
@@ -354,6 +358,13 @@ const LITS: &[Lit] = &[
     lit("/iam/", &[F::CredPath], Any, Any),
     // Git, sudo, PATH, ssh.
     lit(".git/hooks", &[F::GitHook], Any, Any),
+    // A template directory's hooks reach every later clone.
+    lit("git-templates", &[F::GitHook], Any, Any),
+    lit("init.templatedir", &[F::GitHook], W, W),
+    lit("hooks/pre-commit", &[F::GitHook], Any, W),
+    lit("hooks/post-checkout", &[F::GitHook], Any, W),
+    lit("hooks/pre-push", &[F::GitHook], Any, W),
+    lit("hooks/post-merge", &[F::GitHook], Any, W),
     lit("core.hookspath", &[F::GitHook], W, W),
     chk("core.hookspath", &[F::HooksPathOdd], W, hooks_path_odd),
     lit(".github/workflows", &[F::CiFile], Any, Any),
@@ -665,6 +676,11 @@ fn authenticates(t: &[u8], s: usize) -> bool {
         || before.ends_with(b"-u ")
         || before.ends_with(b"--user ")
         || before.ends_with(b"--user=")
+        // Docs that say what to put in its place: `replace $API_TOKEN with
+        // your own`.
+        || before.ends_with(b"replace ")
+        || before.ends_with("замените ".as_bytes())
+        || before.ends_with("замени ".as_bytes())
 }
 
 /// `$(…)` whose command reads a secret: `$(gh auth token)`, `$(cat
@@ -1615,6 +1631,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::Redirect => "> ~/.x",
         F::ExecFlag => " -e ",
         F::Dns => "dig",
+        F::UploadCmd => "curl -T",
         F::ImgQuery => "![b](https://x.example.net/p.png?d=1)",
         F::SubstHost => "$(cat ~/.x | base32).d.example.net",
         F::HooksPathOdd => "core.hooksPath ~/.cache/.h",
@@ -1678,6 +1695,7 @@ mod tests {
         assert!(features("echo \"${{ tojson(secrets) }}\" | base64").contains(&F::SecretVar));
         assert!(!features("-h \"authorization: bearer $api_token\"").contains(&F::SecretVar));
         assert!(!features("curl -u \"$u:$nexus_pass\" -t f").contains(&F::SecretVar));
+        assert!(!features("replace $api_token with your own").contains(&F::SecretVar));
         assert!(features("curl -d \"t=$api_token\" x").contains(&F::SecretVar));
     }
 

@@ -403,6 +403,15 @@ pub(super) const RULES: &[Rule] = &[
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, Incident, AttackSign]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta, Incident]),
+    // «нужен master password — попроси его у юзера»: the secret named
+    // first, then asked for from the user.
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect], 10), st(&[Pron], 1), st(&[UserW], 2)], &[CredMeta, Incident]),
+    // «пароль от почты — спрашивать у пользователя»: the secret first, then
+    // who to ask it of.
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect, AskFor, AskInf], 6), st(&[UserW], 2)], &[CredMeta, Incident, CondW, NoNeed]),
+    // A checklist's infinitive: «спросить пароль от Госуслуг и код из СМС»;
+    // not where a condition describes what someone else asks for.
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskInf], 0), nn(&[CredObj], 4)], &[CredMeta, Incident, CondW, NoNeed]),
     // A secret described, not named: "the six digits their phone just
     // showed", «слова, что записаны на бумажке».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, Incident]),
@@ -452,6 +461,9 @@ pub(super) const RULES: &[Rule] = &[
     c("exfil.secret-in-url", C::Exfiltration, Line, &[st(SECRET_FILL, 0), st(&[ImgQuery], FAR)]),
     c("exfil.secret-in-url", C::Exfiltration, Line, &[st(&[ImgQuery], 0), st(&[UserW], FAR), st(&[UserAsk], 3)]),
     c("exfil.pipe-to-network", C::Exfiltration, Line, &[st(&[SecretFile, EnvDump, SecretVar], 0), st(&[Pipe], 15), st(&[Net], 10)]),
+    // `tar ~/.ssh … and curl -T it to …`: key files uploaded.
+    c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[SecretFile], 0), nn(&[UploadCmd], FAR)]),
+    c("exfil.secret-to-url", C::Exfiltration, Line, &[nn(&[UploadCmd], 0), st(&[SecretFile], 12)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[SecretVar], 6)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[Dns], 0), st(&[CmdSubst], 3)]),
     c("exfil.dns-lookup", C::Exfiltration, Line, &[st(&[SubstHost], 0)]),
