@@ -246,6 +246,10 @@ features! {
     UploadCmd,
     /// Says a step is not needed: «спрашивать у пользователя не нужно».
     NoNeed,
+    /// A security alert the user should see: "new sign-in", «подозрительный вход».
+    SecAlert,
+    /// Keeps a message from the user: "drop", "filter out", «удаляй».
+    Suppress,
     /// The agent's own system prompt, named: system prompt, system
     /// message; системный промпт.
     SysPrompt,
@@ -1634,6 +1638,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "numbers are fine", "=обработан", "=обработано", "будто всё шло по плану",
         "будто все шло по плану", "как будто всё в порядке", "as if everything went to plan",
         "as though everything went fine", "as if nothing happened", "будто ничего не случилось",
+        "в порядке", "всё чисто", "все чисто", "all clear", "no vulnerabilities",
+        "уязвимостей нет", "уже оформлен", "уже оформлено", "already processed", "already issued",
     ]),
     (F::FailW, &[
         "=fails", "=failed", "=failing", "=fail", "errors out", "=errored", "=breaks", "=broke",
@@ -1650,8 +1656,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "even if it wasn't", "even if it was not", "even when it hasn't", "even when it isn't",
         "whether or not it", "whether or not", "=regardless", "whatever the actual", "including unplanned",
         "even if ci", "even when", "даже если нет", "даже если не*", "даже если это не*",
+        "даже когда", "даже если они", "даже если он", "даже если она", "even if they",
+        "even if it", "even if the",
     ]),
     (F::OkCond, &[
+        "yes or no", "да или нет", "=honestly", "=truthfully", "=честно", "=check", "=verify",
+        "=проверь", "=проверив", "look it up", "=посмотри",
         "if it passes", "if they pass", "if it works", "if it went fine", "if it succeeds",
         "if all is well", "if everything is fine", "if it is green",
         "once it is green", "once it passes", "when it passes", "when it is green", "only if",
@@ -1781,6 +1791,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::PastOut, &[
         "=passed", "=failed", "=muted", "=completed", "=finished", "=ran", "=sent", "=touched",
+        "=went", "=arrived", "=cleared", "=прошёл", "=прошел", "=пришли", "=дошли",
         "=changed", "=deleted", "=merged", "=happened", "=прошли", "=прошло", "=упали", "=упало",
         "=трогал", "=трогали", "=менял", "=меняли", "=удалял", "=удаляли", "=отправил",
         "=отправили", "=удалил", "=удалили", "=ставил", "=ставили", "=делал", "=делали",
@@ -1984,6 +1995,19 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
         "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",
         "=уточняй", "=запрашивай", "=назовите", "=назови", "=продиктуйте",
+    ]),
+    (F::SecAlert, &[
+        "new sign-in", "new sign-ins", "new login", "new logins", "unusual activity",
+        "suspicious activity", "suspicious login", "suspicious logins", "suspicious sign-in",
+        "security alert", "security alerts", "login alert", "login alerts", "sign-in alert",
+        "sign-in alerts", "fraud alert", "fraud alerts", "новом входе", "новых входах",
+        "подозрительн* активност*", "уведомлени* безопасности",
+        "оповещени* безопасности", "уведомлени* о входе", "уведомлени* о новом входе",
+    ]),
+    (F::Suppress, &[
+        "=drop", "=delete", "=archive", "=skip", "leave out", "filter out", "=mute", "=suppress",
+        "=hide", "=удаляй", "=удали", "=пропускай", "=архивируй", "=скрывай", "=скрой",
+        "не показывай", "не пересказывай",
     ]),
     (F::NoNeed, &[
         "не нужно", "не надо", "не требуется", "не стоит", "=незачем", "no need", "not needed",
