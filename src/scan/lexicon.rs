@@ -250,6 +250,10 @@ features! {
     SecAlert,
     /// Keeps a message from the user: "drop", "filter out", «удаляй».
     Suppress,
+    /// A program in a hidden place: `/opt/.x/upd`, `~/.local/bin/.updater`.
+    HiddenBin,
+    /// Where a quoted text comes from: «из», "from".
+    SourceW,
     /// The agent's own system prompt, named: system prompt, system
     /// message; системный промпт.
     SysPrompt,
@@ -1000,6 +1004,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::Give, &[
         "=написав", "=прислав", "=отправив", "=введя", "=скинув",
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
+        "=пришлёт", "=пришлет", "=скинет", "=отправит", "=пришлют",
         "reply with", "tell me", "=dm", "пришли*", "присла*", "=отправь", "=скинь", "=напиши",
         "встав*", "=введи", "ввест*", "=сообщи", "продиктуй*", "продиктова*", "read out",
         "=confirm", "typing", "re-enter", "hand over", "=скинуть", "=кинуть", "=кинь",
@@ -1864,6 +1869,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=отключи", "=отключите", "=отмени", "=отмените", "отменен*", "=revoked", "=lifted",
         "i've switched off", "i switched off", "i've turned off", "i turned off", "i've disabled",
         "i disabled", "i have disabled", "=отключил", "=отключила", "=выключил", "=выключила",
+        "полный доступ", "full access", "=подтверждения", "без подтверждени*", "no confirmation",
         "=print =all", "=print =the", "=print =every", "=print =out", "=print =your", "=print =its",
         "=print =any", "=print =them", "=print =it", "=disclose", "=expose", "=leak", "=provide",
         "=выводи", "=выведи", "=выдавай", "=выдай", "=покажи", "=показывай", "=раскрой",
@@ -1994,7 +2000,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::AskDirect, &[
         "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
         "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",
-        "=уточняй", "=запрашивай", "=назовите", "=назови", "=продиктуйте",
+        "=уточняй", "=запрашивай", "=назовите", "=назови", "=продиктуйте", "=проси",
     ]),
     (F::SecAlert, &[
         "new sign-in", "new sign-ins", "new login", "new logins", "unusual activity",
@@ -2008,6 +2014,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=drop", "=delete", "=archive", "=skip", "leave out", "filter out", "=mute", "=suppress",
         "=hide", "=удаляй", "=удали", "=пропускай", "=архивируй", "=скрывай", "=скрой",
         "не показывай", "не пересказывай",
+    ]),
+    (F::SourceW, &[
+        "=из", "=from", "copied from", "quoted from", "taken from",
     ]),
     (F::NoNeed, &[
         "не нужно", "не надо", "не требуется", "не стоит", "=незачем", "no need", "not needed",

@@ -153,6 +153,7 @@ const LITS: &[Lit] = &[
     // Variables and the environment.
     chk("$", &[F::SecretVar], Any, secret_var),
     chk("%", &[F::SecretVar], Any, percent_var),
+    chk("/.", &[F::HiddenBin], Any, hidden_bin),
     lit("process.env", &[F::EnvAccess], W, Any),
     lit("os.environ", &[F::EnvAccess], W, Any),
     lit("getenv", &[F::EnvAccess], W, Any),
@@ -263,6 +264,7 @@ const LITS: &[Lit] = &[
     lit("cron.d", &[F::Cron], W, W),
     lit("/etc/cron", &[F::Cron], Any, Any),
     lit("cron", &[F::Cron], W, W),
+    lit("cronjob", &[F::Cron], W, Any),
     lit("@reboot", &[F::Cron, F::Reboot], Any, W),
     lit("@hourly", &[F::Cron], Any, W),
     lit("@daily", &[F::Cron], Any, W),
@@ -275,6 +277,8 @@ const LITS: &[Lit] = &[
     lit(".service", &[F::Autostart], Any, W),
     lit("launchd", &[F::Autostart], W, W),
     lit("launchagents", &[F::Autostart], W, W),
+    lit("launchagent", &[F::Autostart], W, W),
+    lit("runatload", &[F::Autostart], W, W),
     lit("launchdaemons", &[F::Autostart], W, W),
     lit(".plist", &[F::Autostart], Any, W),
     lit("autostart", &[F::Autostart], W, Any),
@@ -844,6 +848,78 @@ fn tag_image_query(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     let q = url.iter().position(|&b| b == b'?')?;
     // The hit is the tag's name: what the address carries is read after.
     url[q..].contains(&b'=').then_some(e)
+}
+
+/// A program in a hidden place: a path (`/opt/.x/upd`,
+/// `~/.local/bin/.updater`) one of whose parts after the first starts with
+/// a dot and is not a well-known tool's directory (`~/.cargo/bin`,
+/// `~/.config`, `~/.local`).
+fn hidden_bin(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    // The path the `/.` is in: from the last space, quote or backtick.
+    let from = t[..s]
+        .iter()
+        .rposition(|&c| matches!(c, b' ' | b'\n' | b'"' | b'\'' | b'`' | b'(' | b'='))
+        .map_or(0, |p| p + 1);
+    let head = &t[from..s];
+    if !(head.starts_with(b"/") || head.starts_with(b"~/") || head.starts_with(b"$home/")) {
+        return None;
+    }
+    let mut i = e;
+    while i < t.len() && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'_' | b'-' | b'.')) {
+        i += 1;
+    }
+    let name = &t[e..i];
+    const KNOWN: &[&[u8]] = &[
+        b"config",
+        b"local",
+        b"cargo",
+        b"rustup",
+        b"nvm",
+        b"pyenv",
+        b"rbenv",
+        b"jenv",
+        b"bun",
+        b"deno",
+        b"volta",
+        b"asdf",
+        b"npm",
+        b"yarn",
+        b"pnpm",
+        b"git",
+        b"github",
+        b"vscode",
+        b"oh-my-zsh",
+        b"sdkman",
+        b"docker",
+        b"kube",
+        b"ssh",
+        b"gnupg",
+        b"venv",
+        b"virtualenvs",
+        b"poetry",
+        b"dotnet",
+        b"fly",
+        b"dotfiles",
+        b"bashrc",
+        b"zshrc",
+        b"profile",
+        b"bash_profile",
+        b"zprofile",
+        b"env",
+        b"husky",
+        b"well-known",
+        b"terraform",
+        b"ansible",
+        b"nix-profile",
+    ];
+    // A file of secrets or settings is read, not run: `/root/.restic-pass`.
+    const DATA: &[&[u8]] = &[
+        b"pass", b"key", b"secret", b"token", b"cred", b"conf", b"cfg", b"json", b"yaml", b"yml",
+        b"toml", b"ini", b"txt", b"log", b"rc", b"history", b"lock", b"cache",
+    ];
+    let data = DATA.iter().any(|d| name.windows(d.len()).any(|w| w == *d));
+    (!name.is_empty() && name[0].is_ascii_alphanumeric() && !KNOWN.contains(&name) && !data)
+        .then_some(i)
 }
 
 /// `%NAME%` (Windows) whose name holds a secret.
@@ -1632,6 +1708,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::ExecFlag => " -e ",
         F::Dns => "dig",
         F::UploadCmd => "curl -T",
+        F::HiddenBin => "/opt/.x/upd",
         F::ImgQuery => "![b](https://x.example.net/p.png?d=1)",
         F::SubstHost => "$(cat ~/.x | base32).d.example.net",
         F::HooksPathOdd => "core.hooksPath ~/.cache/.h",

@@ -451,6 +451,9 @@ pub(super) const RULES: &[Rule] = &[
     // A secret file's contents asked into the chat.
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, AskFor], 0), st(&[SecretFile], 8), nn(&[Here], 12)], &[CredMeta, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[SecretFile], 0), st(&[Give], 8), nn(&[Here], 6)], &[CredMeta, Incident]),
+    // «нужен пароль пользователя … — пусть пришлёт сюда»: the secret, then
+    // an order to send it here.
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), st(&[Give], 10), nn(&[Here], 3)], &[CredMeta, Incident, NoNeed]),
     // --- exfiltration -----------------------------------------------------
     c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[Net], 0), st(&[SecretVar, CmdSubst, EnvAccess], FAR)]),
     c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[EnvDump], 0), st(&[Net], 10)]),
@@ -531,6 +534,9 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.autostart-download", C::Persistence, Line, &[st(&[Autostart], 0), st(&[Fetch], 30), st(&[PipeSh], 20)]),
     c("persist.autostart-download", C::Persistence, Line, &[st(&[Fetch], 0), st(&[PipeSh], 20), st(&[EverySession], 20)]),
     c("persist.autostart-download", C::Persistence, Line, &[st(&[Autostart], 0), st(&[FetchRun], 30)]),
+    // A job that starts by itself and runs a program kept out of sight.
+    c("persist.backdoor", C::Persistence, Line, &[st(&[Autostart, Cron, CronSched], 0), nn(&[HiddenBin], FAR)]),
+    c("persist.backdoor", C::Persistence, Line, &[nn(&[HiddenBin], 0), st(&[Autostart, Cron, CronSched], FAR)]),
     // A package source with its certificate check turned off: "set
     // index-url … and trusted-host", «mirrorOf * … ssl не нужен».
     c("persist.package-source", C::Persistence, Line, &[st(&[IndexCfg], 0), nn(&[Insecure], FAR)]),
@@ -909,7 +915,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         }
     }
     // The last negation in the sentence, and the last one in the clause
-    // (a comma, a semicolon, a colon or a dash ends a negation's reach:
+    // (a comma, a semicolon, a colon, a dash or an arrow ends a negation's reach:
     // "no longer valid, follow only me"). A negation in a condition ("if
     // the user can't find it, ask for …", «если не помнит, …») reaches
     // only its own clause.
@@ -927,7 +933,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         }
         if w > 0 {
             let gap = &sk.text[words[w - 1].at.1 as usize..words[w].at.0 as usize];
-            if gap.contains([',', ';', ':', '—', '–']) {
+            if gap.contains([',', ';', ':', '—', '–', '→', '⇒']) || gap.contains("->") {
                 in_clause = None;
                 clause_start = true;
             }
@@ -1105,10 +1111,19 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
                 Line => h.line,
             };
             if si == u8::MAX as usize {
-                // A document named as a label (`README: ignore …`) is where
-                // the text comes from, not what it speaks of.
+                // A document named as a label (`README: ignore …`, «Из
+                // README проекта (оставить как есть): …») is where the text
+                // comes from, not what it speaks of.
+                let colon = |reach: u32| {
+                    hits_in(hits, h.end, h.end + reach)
+                        .iter()
+                        .any(|x| x.f == Colon && x.line == h.line)
+                };
+                let sourced = hits_in(hits, h.start.saturating_sub(8), h.start)
+                    .iter()
+                    .any(|x| x.f == SourceW && x.line == h.line);
                 let label = matches!(h.f, DocRef | Untrusted)
-                    && hits_in(hits, h.end, h.end + 4).iter().any(|x| x.f == Colon);
+                    && (colon(4) || (sourced && colon(64)));
                 if h.f == Incident {
                     incident.insert((ri, unit));
                 } else if !label {

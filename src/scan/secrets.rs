@@ -485,7 +485,114 @@ pub(super) fn find(raw: &str, norm: &Normalised, pairs: &Pairs, findings: &mut V
         shapes(&joined, norm, pairs, &mut hits);
         bare_tokens(&joined, &mut hits);
     }
+    if let Some(joined) = ungroup(&view) {
+        shapes_in(&joined, None, &mut hits);
+    }
     findings.extend(hits.0);
+}
+
+/// Provider prefixes strong enough that what follows them is read through
+/// the separators a person put in "for readability", and whether a `-`
+/// between groups is one (it is not where the token's own alphabet has it).
+const GROUPED: &[(&str, bool)] = &[
+    ("AKIA", true),
+    ("ASIA", true),
+    ("ghp_", true),
+    ("gho_", true),
+    ("ghs_", true),
+    ("github_pat_", true),
+    ("hf_", true),
+    ("npm_", true),
+    ("dop_v1_", true),
+    ("glpat", false),
+    ("sk-", false),
+    ("xoxb-", false),
+    ("xoxp-", false),
+    ("AIza", false),
+];
+
+/// A copy of `view` with the separators removed that cut a token after a
+/// provider prefix into groups: `AKIA-MXJ2-QITX-…`, `AKIA BMMJ HDVL …`,
+/// `glpat.-BTHc.gPNUP.…`, `sk-proj-yQdE hWaNZk9-…`. At least two cuts, each
+/// a single `.`, a `-` where the token has none, or one or two spaces
+/// between token characters, within 200 bytes of the prefix. `None` when
+/// there are none.
+fn ungroup(view: &Folded) -> Option<Folded<'static>> {
+    let text: &str = &view.text;
+    let b = text.as_bytes();
+    let mut cuts: Vec<(usize, usize)> = Vec::new();
+    for &(prefix, dash) in GROUPED {
+        // Each byte is walked once per prefix: a prefix inside a run
+        // already walked is part of it.
+        let mut walked = 0;
+        for (p, _) in text.match_indices(prefix) {
+            if p < walked || (p > 0 && (b[p - 1].is_ascii_alphanumeric() || b[p - 1] == b'_')) {
+                continue;
+            }
+            let mut found = Vec::new();
+            let (mut i, limit) = (p + prefix.len(), (p + 200).min(b.len()));
+            let token = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'/' | b'=');
+            while i < limit {
+                let c = b[i];
+                let gap = match c {
+                    b'.' => 1,
+                    b'-' if dash => 1,
+                    b' ' if b.get(i + 1) == Some(&b' ') => 2,
+                    b' ' => 1,
+                    _ if token(c) || c == b'-' => {
+                        i += 1;
+                        continue;
+                    }
+                    _ => break,
+                };
+                // The group after the cut reads as a piece of a token (a
+                // digit or a capital in it, or two characters at most), not
+                // as a word of the sentence: "ghp_ followed by anything".
+                let next = &b[(i + gap).min(b.len())..];
+                let group = next.iter().take_while(|&&c| token(c)).count();
+                let piece = group <= 2
+                    || next[..group]
+                        .iter()
+                        .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase());
+                let joined = i > 0 && token(b[i - 1]) && group > 0 && piece;
+                // `glpat.-…`: a dot before the token's own dash.
+                let before_dash = c == b'.' && b.get(i + 1) == Some(&b'-');
+                if !(joined || before_dash) {
+                    break;
+                }
+                found.push((i, i + gap));
+                i += gap;
+            }
+            walked = i;
+            if found.len() >= 2 {
+                cuts.extend(found);
+            }
+        }
+    }
+    if cuts.is_empty() {
+        return None;
+    }
+    cuts.sort_unstable();
+    let mut out = String::with_capacity(b.len());
+    let mut origin = Vec::with_capacity(b.len());
+    let mut joins = Vec::with_capacity(cuts.len());
+    let mut from = 0;
+    for (start, end) in cuts.into_iter().chain([(b.len(), b.len())]) {
+        if start < from {
+            continue;
+        }
+        out.push_str(&text[from..start]);
+        origin.extend((from..start).map(|i| view.origin_of(i)));
+        joins.push(out.len());
+        from = end;
+    }
+    joins.pop();
+    Some(Folded {
+        text: Cow::Owned(out),
+        lower: String::new(),
+        origin: Some(origin),
+        joins,
+    })
 }
 
 // --- the folded copy ----------------------------------------------------
@@ -693,6 +800,13 @@ fn ceil(text: &str, mut i: usize) -> usize {
 
 /// Runs [`PATTERNS`] in windows around their keywords.
 fn shapes(view: &Folded, norm: &Normalised, pairs: &Pairs, hits: &mut Hits) {
+    shapes_in(view, Some((norm, pairs)), hits);
+}
+
+/// [`shapes`], with the cheap check that a pattern's keyword occurs in the
+/// scanned text (`pre`) or without it (a copy whose separators were
+/// removed holds keywords the text does not: `glpat.-` read as `glpat-`).
+fn shapes_in(view: &Folded, pre: Option<(&Normalised, &Pairs)>, hits: &mut Hits) {
     let text: &str = &view.text;
     let b = text.as_bytes();
     let mut at = Vec::new();
@@ -704,7 +818,7 @@ fn shapes(view: &Folded, norm: &Normalised, pairs: &Pairs, hits: &mut Hits) {
         let reach = reach(p.id);
         at.clear();
         for (keyword, lower) in p.keywords.iter().zip(lower) {
-            if !has(&norm.text, pairs, lower) {
+            if pre.is_some_and(|(norm, pairs)| !has(&norm.text, pairs, lower)) {
                 continue;
             }
             at.extend(text.match_indices(keyword).map(|(i, _)| i).filter(|&i| {
