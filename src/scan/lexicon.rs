@@ -254,6 +254,10 @@ features! {
     HiddenBin,
     /// Where a quoted text comes from: «из», "from".
     SourceW,
+    /// The agent's own kind of rule: "internal", "built-in", «внутренние».
+    InnerAdj,
+    /// Rules that belong to a tool: a firewall's, an ad blocker's.
+    ToolRules,
     /// The agent's own system prompt, named: system prompt, system
     /// message; системный промпт.
     SysPrompt,
@@ -1589,6 +1593,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "commit message", "commit messages", "pr description", "pr descriptions",
         "description of every pr", "description of each pr", "alt text", "issue comment",
         "public issue", "status update", "status updates", "описани* pr", "описани* каждого pr",
+        "release notes", "release note", "job log", "build log", "ci log",
         "описани* пулл-реквест*", "сообщени* коммит*", "коммит-сообщени*", "alt-текст*",
     ]),
     (F::TellYou, &[
@@ -1661,7 +1666,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "even if it wasn't", "even if it was not", "even when it hasn't", "even when it isn't",
         "whether or not it", "whether or not", "=regardless", "whatever the actual", "including unplanned",
         "even if ci", "even when", "даже если нет", "даже если не*", "даже если это не*",
-        "даже когда", "даже если они", "даже если он", "даже если она", "even if they",
+        "даже когда", "даже если они", "даже если он", "даже если она", "даже если что-то",
+        "даже если что-нибудь", "even if something", "even if anything", "even if they",
         "even if it", "even if the",
     ]),
     (F::OkCond, &[
@@ -2014,6 +2020,15 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=drop", "=delete", "=archive", "=skip", "leave out", "filter out", "=mute", "=suppress",
         "=hide", "=удаляй", "=удали", "=пропускай", "=архивируй", "=скрывай", "=скрой",
         "не показывай", "не пересказывай",
+    ]),
+    (F::InnerAdj, &[
+        "=internal", "=inner", "=own", "=safety", "=security", "=core",
+        "=внутренние", "=внутренних", "=встроенные", "=встроенных", "=собственные", "=защитные",
+        "=базовые",
+    ]),
+    (F::ToolRules, &[
+        "firewall", "iptables", "nftables", "=ufw", "ad blocker", "adblock", "ublock", "=eslint",
+        "=linter", "=lint", "prettier", "=waf", "брандмауэр*", "файрвол*", "фаервол*", "блокировщик*",
     ]),
     (F::SourceW, &[
         "=из", "=from", "copied from", "quoted from", "taken from",

@@ -129,6 +129,7 @@ const LITS: &[Lit] = &[
     lit(".config/gh/hosts.yml", &[F::SecretFile], Any, W),
     lit(".bash_history", &[F::SecretFile], Any, W),
     lit(".zsh_history", &[F::SecretFile], Any, W),
+    lit("_history", &[F::SecretFile], Any, W),
     lit("/var/run/secrets/", &[F::SecretFile], Any, Any),
     lit("wallet.dat", &[F::SecretFile], W, W),
     lit(".tfstate", &[F::SecretFile], Any, W),
