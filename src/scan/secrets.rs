@@ -573,26 +573,34 @@ fn ungroup(view: &Folded) -> Option<Folded<'static>> {
         return None;
     }
     cuts.sort_unstable();
-    let mut out = String::with_capacity(b.len());
-    let mut origin = Vec::with_capacity(b.len());
+    Some(without(view, cuts))
+}
+
+/// A copy of `view` without the byte ranges `cuts` (sorted; one that
+/// starts inside an earlier one is skipped), each removal recorded as a
+/// join for [`Hits::add`].
+fn without(view: &Folded, cuts: Vec<(usize, usize)>) -> Folded<'static> {
+    let len = view.text.len();
+    let mut text = String::with_capacity(len);
+    let mut origin = Vec::with_capacity(len);
     let mut joins = Vec::with_capacity(cuts.len());
     let mut from = 0;
-    for (start, end) in cuts.into_iter().chain([(b.len(), b.len())]) {
+    for (start, end) in cuts.into_iter().chain([(len, len)]) {
         if start < from {
             continue;
         }
-        out.push_str(&text[from..start]);
+        text.push_str(&view.text[from..start]);
         origin.extend((from..start).map(|i| view.origin_of(i)));
-        joins.push(out.len());
+        joins.push(text.len());
         from = end;
     }
     joins.pop();
-    Some(Folded {
-        text: Cow::Owned(out),
+    Folded {
+        text: Cow::Owned(text),
         lower: String::new(),
         origin: Some(origin),
         joins,
-    })
+    }
 }
 
 // --- the folded copy ----------------------------------------------------
@@ -732,23 +740,7 @@ fn join_lines(view: &Folded) -> Option<Folded<'static>> {
     if cuts.is_empty() {
         return None;
     }
-    let mut text = String::with_capacity(b.len());
-    let mut origin = Vec::with_capacity(b.len());
-    let mut joins = Vec::with_capacity(cuts.len());
-    let mut from = 0;
-    for (start, end) in cuts.into_iter().chain([(b.len(), b.len())]) {
-        text.push_str(&view.text[from..start]);
-        origin.extend((from..start).map(|i| view.origin_of(i)));
-        joins.push(text.len());
-        from = end;
-    }
-    joins.pop();
-    Some(Folded {
-        text: Cow::Owned(text),
-        lower: String::new(),
-        origin: Some(origin),
-        joins,
-    })
+    Some(without(view, cuts))
 }
 
 /// The findings so far, one per id.
