@@ -511,6 +511,12 @@ const GROUPED: &[(&str, bool)] = &[
     ("AIza", false),
 ];
 
+/// A byte of a group of a key cut into groups: a base64 byte other than
+/// `-`, which [`ungroup`] judges as a separator or as the token's own.
+fn group_byte(c: u8) -> bool {
+    base64(c) && c != b'-'
+}
+
 /// A copy of `view` with the separators removed that cut a token after a
 /// provider prefix into groups: `AKIA-MXJ2-QITX-…`, `AKIA BMMJ HDVL …`,
 /// `glpat.-BTHc.gPNUP.…`, `sk-proj-yQdE hWaNZk9-…`. At least two cuts, each
@@ -531,7 +537,6 @@ fn ungroup(view: &Folded) -> Option<Folded<'static>> {
             }
             let mut found = Vec::new();
             let (mut i, limit) = (p + prefix.len(), (p + 200).min(b.len()));
-            let token = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'+' | b'/' | b'=');
             while i < limit {
                 let c = b[i];
                 let gap = match c {
@@ -539,7 +544,7 @@ fn ungroup(view: &Folded) -> Option<Folded<'static>> {
                     b'-' if dash => 1,
                     b' ' if b.get(i + 1) == Some(&b' ') => 2,
                     b' ' => 1,
-                    _ if token(c) || c == b'-' => {
+                    _ if group_byte(c) || c == b'-' => {
                         i += 1;
                         continue;
                     }
@@ -549,12 +554,12 @@ fn ungroup(view: &Folded) -> Option<Folded<'static>> {
                 // digit or a capital in it, or two characters at most), not
                 // as a word of the sentence: "ghp_ followed by anything".
                 let next = &b[(i + gap).min(b.len())..];
-                let group = next.iter().take_while(|&&c| token(c)).count();
+                let group = next.iter().take_while(|&&c| group_byte(c)).count();
                 let piece = group <= 2
                     || next[..group]
                         .iter()
                         .any(|c| c.is_ascii_digit() || c.is_ascii_uppercase());
-                let joined = i > 0 && token(b[i - 1]) && group > 0 && piece;
+                let joined = i > 0 && group_byte(b[i - 1]) && group > 0 && piece;
                 // `glpat.-…`: a dot before the token's own dash.
                 let before_dash = c == b'.' && b.get(i + 1) == Some(&b'-');
                 if !(joined || before_dash) {

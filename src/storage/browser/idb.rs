@@ -159,6 +159,13 @@ fn string_at(value: &JsValue, key: &str) -> Option<String> {
         .and_then(|v| v.as_string())
 }
 
+/// A number property of `value`, if it has one.
+fn number_at(value: &JsValue, key: &str) -> Option<f64> {
+    js_sys::Reflect::get(value, &key.into())
+        .ok()
+        .and_then(|v| v.as_f64())
+}
+
 /// The stored image of memory `name`: `(version, id, bytes, paged)`,
 /// `paged` false for an earlier release's single record.
 async fn image(name: &str) -> Result<Option<(i64, Option<String>, Vec<u8>, bool)>> {
@@ -167,7 +174,7 @@ async fn image(name: &str) -> Result<Option<(i64, Option<String>, Vec<u8>, bool)
         return Ok(None);
     }
     let get = |key: &str| js_sys::Reflect::get(&image, &key.into()).ok();
-    let version = get("version").and_then(|v| v.as_f64()).unwrap_or(0.0) as i64;
+    let version = number_at(&image, "version").unwrap_or(0.0) as i64;
     let bytes = get("bytes")
         .and_then(|b| b.dyn_into::<Uint8Array>().ok())
         .map(|b| b.to_vec())
@@ -186,10 +193,7 @@ pub async fn load(
     check: impl FnOnce(&rusqlite::Connection) -> Result<()>,
 ) -> Result<()> {
     let now = wait(idb_version(name)).await?;
-    let version = js_sys::Reflect::get(&now, &"version".into())
-        .ok()
-        .and_then(|v| v.as_f64())
-        .unwrap_or(-1.0) as i64;
+    let version = number_at(&now, "version").unwrap_or(-1.0) as i64;
     if db.is_open() && version == stored.seen.get() && string_at(&now, "id") == *stored.id.borrow()
     {
         return Ok(());
