@@ -47,8 +47,10 @@ impl std::fmt::Debug for Slot {
 }
 
 impl Slot {
-    /// Holds `conn` from now on (closing any database held before).
+    /// Holds `conn` from now on (closing any database held before), tuned
+    /// with [`db::tune`].
     pub fn set(&self, conn: Connection) {
+        db::tune(&conn);
         *self.0.borrow_mut() = Some(conn);
     }
 
