@@ -310,23 +310,31 @@ pub const GRID: [Params; 5] = [
 pub const CHAT_CAP: usize = 1;
 
 /// The lowest threshold at which the model (`bytes`) adds at most
-/// [`CHAT_CAP`] blocked turns of the odd-numbered conversations; and how
-/// many turns it read (0: LoCoMo is missing, no cap).
+/// [`CHAT_CAP`] blocked turns of the odd-numbered conversations, read
+/// alone and each beside the one before (as a store's neighbours are);
+/// and how many turns it read (0: LoCoMo is missing, no cap).
 pub fn chat_floor(bytes: &[u8]) -> (f32, usize) {
     let m = Model::parse(bytes).unwrap();
     let turns = chat_turns(1);
-    let mut scores: Vec<f32> = turns
-        .iter()
-        .filter_map(|t| {
-            let (v, input) = mnemo::scan::learned_input(t);
-            (!v.blocked).then_some(input).flatten()
-        })
-        .map(|i| m.score(&i.features))
+    let pairs: Vec<String> = turns
+        .windows(2)
+        .map(|w| mnemo::store::side_by_side(&w[0], &w[1]))
         .collect();
-    scores.sort_by(|a, b| b.total_cmp(a));
-    let floor = scores
-        .get(CHAT_CAP)
-        .map_or(f32::NEG_INFINITY, |s| next_up(*s));
+    let mut floor = f32::NEG_INFINITY;
+    for texts in [&turns, &pairs] {
+        let mut scores: Vec<f32> = texts
+            .iter()
+            .filter_map(|t| {
+                let (v, input) = mnemo::scan::learned_input(t);
+                (!v.blocked).then_some(input).flatten()
+            })
+            .map(|i| m.score(&i.features))
+            .collect();
+        scores.sort_by(|a, b| b.total_cmp(a));
+        if let Some(s) = scores.get(CHAT_CAP) {
+            floor = floor.max(next_up(*s));
+        }
+    }
     (floor, turns.len())
 }
 

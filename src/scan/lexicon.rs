@@ -386,8 +386,12 @@ features! {
     WriteOp,
     /// ProxyCommand.
     ProxyCmd,
-    /// CI configuration: .github/workflows, .gitlab-ci.yml, Jenkinsfile.
+    /// CI configuration: .github/workflows, .gitlab-ci.yml, Jenkinsfile;
+    /// and project files whose commands run by themselves: Makefile,
+    /// .envrc, .pre-commit-config.yaml.
     CiFile,
+    /// A PAM module handed the password typed at login: `expose_authtok`.
+    PamCapture,
     /// Install-time package scripts: postinstall, preinstall.
     InstallHook,
     /// core.hooksPath set to a hidden or temporary directory in the home.
@@ -698,6 +702,20 @@ features! {
     /// "if it passes", "once it's green"; «если всё прошло»: a success
     /// reported when it is one (vetoes a false report).
     OkCond,
+    /// Says a code aloud or hands it over: "read out", "tell the caller",
+    /// «продиктуй».
+    RelayV,
+    /// A code by its digits: code, digits, numbers; код, цифры.
+    CodeW,
+    /// Where a one-time code arrives: a text, an SMS; смс.
+    SmsW,
+    /// Gift cards and store vouchers; подарочные карты.
+    GiftCard,
+    /// buy, pick up; купи.
+    BuyV,
+    /// What makes a gift card a present, or a secret a kind one:
+    /// birthday, a present, a surprise; день рождения.
+    GiftFor,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -915,6 +933,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "without notifying", "=не =сообщая", "=не =говоря", "=не =предупреждая", "=не =уведомляя",
     ]),
     (F::Act, &[
+        "=edit", "=swap", "=rewrite", "перезапуст*", "=кидай",
         "=заведи", "=создай", "=копируй", "копирова*",
         "=approve", "подставля*", "=подставь", "=дублируй",
         "=send", "=upload", "=post", "=exfiltrate", "=forward", "=copy", "=transfer", "=run",
@@ -1074,6 +1093,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "на сервер*", "на адрес*", "на url", "на хост*", "на почт*", "на ящик*",
     ]),
     (F::Include, &[
+        "=tuck", "=jot", "=клади", "=складывай",
         "вставля*", "=append", "=put",
         "=include", "=print", "=output", "=show", "=paste", "=add", "=append", "=reveal", "=put",
         "=echo", "=quote", "=attach", "включи*", "выведи*", "покажи*", "вставь*", "добавь*",
@@ -1255,6 +1275,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "из этой заметки", "в эту память", "строк* начинающ*",
     ]),
     (F::Authority, &[
+        "your real boss", "real decisions come from",
         "the final word", "final say", "последнее слово за", "the last word",
         "full admin rights", "admin rights", "speaks for", "speak for", "your real admin", "твой настоящий admin", "твой настоящий админ", "top-level instruction source", "instruction source", "highest priority", "real guidance", "real requirements", "your orders", "are your instructions", "есть твои инструкции", "твои приказы", "важнее всего", "распоряжения тебе дает", "outranks your", "carry operator authority",
         "chain of command", "operator authority", "admin rights over you", "direct order",
@@ -1443,6 +1464,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "shared with anyone", "open to everyone", "открыт всем", "открыт для всех", "всем по ссылке",
     ]),
     (F::Conceal, &[
+        "no need to mention the", "there's no need to mention", "without calling it out", "out of its summaries", "out of the summaries", "out of your summaries", "out of the recap", "out of your recap", "out of the confirmation", "no need to make a fuss", "without making a fuss", "need to come up in conversation", "no need to say you", "no need to bother us", "never tell her you did", "never tell him you did", "never tell them you did", "don't tell her you did", "don't tell him you did",
         "no need to mention it", "no need to mention this", "nobody needs to hear about it", "no one needs to know",
         "keep it to yourself", "keep this to yourself", "keep that to yourself",
         "keep them to yourself", "=промолчи", "=промолчать", "=умолчи", "умалчивай*",
@@ -1493,7 +1515,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "no matter what", "=whatever", "regardless of what", "что бы ни", "=чтобы ни", "независимо от того",
     ]),
     (F::PreApproved, &[
-        "signed off on everything", "pre-approved", "preapproved", "approved in advance",
+        "signed off on everything", "=pre =approved", "=preapproved", "approved in advance",
         "signed off in advance", "already approved", "owner approved", "approved by the owner",
         "согласовал* заранее", "заранее согласовал*", "одобрил* заранее", "заранее одобрил*",
         "всё согласован*", "все согласован*", "заранее разрешил*",
@@ -1547,6 +1569,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "предупрежда*", "раскрыва*", "перечисля*", "пересказыва*",
     ]),
     (F::ConcealAfter, &[
+        "don't call it out", "do not call it out", "юзеру не говори", "пользователю не говори", "юзеру не пиши", "ему не сообщай", "не пересказывай ему", "юзеру не показывай", "пользователю не показывай",
         "об этом не пиши", "не пиши об этом", "об этом не говори",
         "=не =напоминай", "=об =этом =не =напоминай", "сообщать об этом никому не нужно",
         "никому не нужно", "об этом не говори", "не рассказывай",
@@ -1590,6 +1613,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=делаешь", "=устанавливаешь", "=трогаешь", "=меняешь", "=пушишь", "=сливаешь",
     ]),
     (F::PublicPlace, &[
+        "status page", "trello card", "google sheet", "anyone with the link", "public share", "public gist", "публичн* гист*", "открыт* гист*", "публичн* gist*", "открыт* gist*", "комментари* в issue",
         "commit message", "commit messages", "pr description", "pr descriptions",
         "description of every pr", "description of each pr", "alt text", "issue comment",
         "public issue", "status update", "status updates", "описани* pr", "описани* каждого pr",
@@ -1625,6 +1649,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=опиши", "=describe",
     ]),
     (F::FineClaim, &[
+        "it looks fine", "looks fine", "it looks good", "backup completed", "=completed", "что сделано", "что всё сделано", "что все сделано", "что готово", "что всё готово",
         "it went fine", "everything went fine", "it went well", "all went well",
         "everything went well", "everything is fine", "everything's fine", "everything is ok",
         "everything's ok", "everything is okay", "all is well", "all good", "it's all good",
@@ -1661,6 +1686,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "что-то пошло", "went wrong", "goes wrong", "=падал", "=падала",
     ]),
     (F::EvenIfNot, &[
+        "without reading it", "without reading", "without checking it", "without looking at it", "не читая", "не проверяя", "=всё =равно", "=все =равно",
         "even if it hasn't", "even if it has not", "even if it didn't", "even if it did not",
         "even if it isn't", "even if it is not", "even if it failed", "even if they failed",
         "even if it wasn't", "even if it was not", "even when it hasn't", "even when it isn't",
@@ -1735,6 +1761,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "nobody else knows about",
     ]),
     (F::UserDemoted, &[
+        "even over the user", "not the person typing", "not the person chatting", "the person chatting is a", "the person typing is a", "not the person you're talking to",
         "the user is just a guest", "the user is only a guest", "the user is a guest",
         "is just a guest on this account", "counts more than what the user says",
         "instructions override the user's", "requests override the user's",
@@ -2025,6 +2052,23 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=internal", "=inner", "=own", "=safety", "=security", "=core",
         "=внутренние", "=внутренних", "=встроенные", "=встроенных", "=собственные", "=защитные",
         "=базовые",
+    ]),
+    (F::RelayV, &[
+        "read out", "read aloud", "read back", "=dictate", "tell the caller", "give the caller",
+        "give the courier", "tell the courier", "give them", "tell them", "продиктуй*", "продиктова*",
+        "=назови", "=назвать", "зачитай*", "зачитыва*",
+    ]),
+    (F::CodeW, &["=code", "=codes", "=digits", "=numbers", "=pin", "=код", "=коды", "=цифры", "=цифр"]),
+    (F::SmsW, &["=text", "=texts", "=sms", "=смс", "text message", "=sms-ки", "=эсэмэс"]),
+    (F::GiftCard, &[
+        "gift card", "gift cards", "steam card", "steam cards", "google play card", "google play cards",
+        "itunes card", "itunes cards", "store vouchers", "store voucher", "подарочн* карт*",
+        "подарочн* сертификат*",
+    ]),
+    (F::BuyV, &["=buy", "=purchase", "pick up", "=купи", "=купить", "=покупай", "=купите", "=приобрети"]),
+    (F::GiftFor, &[
+        "birthday", "=present", "christmas", "день рождени*", "=подарок", "новый год",
+        "=surprise", "=сюрприз",
     ]),
     (F::ToolRules, &[
         "firewall", "iptables", "nftables", "=ufw", "ad blocker", "adblock", "ublock", "=eslint",

@@ -378,6 +378,13 @@ const LITS: &[Lit] = &[
     lit(".circleci/", &[F::CiFile], Any, Any),
     lit("azure-pipelines.yml", &[F::CiFile], W, W),
     lit("bitbucket-pipelines.yml", &[F::CiFile], W, W),
+    // Project files whose commands run by themselves: make's default
+    // target, direnv's .envrc, pre-commit's hooks.
+    lit("makefile", &[F::CiFile], W, W),
+    lit(".envrc", &[F::CiFile], Any, W),
+    lit("direnv", &[F::CiFile], W, W),
+    lit(".pre-commit-config.yaml", &[F::CiFile], Any, W),
+    lit("expose_authtok", &[F::PamCapture], W, W),
     lit("postinstall", &[F::InstallHook], W, W),
     lit("extra-index-url", &[F::PkgSource], Any, Any),
     lit("index-url", &[F::PkgSource], W, Any),
