@@ -359,32 +359,31 @@ pub struct Trained {
     pub rules_only: [(usize, usize); 3],
 }
 
-/// Cross-validates the grid, picks the entry that blocks most attacks
-/// within the lookalike budget, trains it on everything and raises its
-/// threshold to the chat floor.
+/// Cross-validates the grid and, for each entry, raises its threshold to
+/// the chat floor of that entry trained on everything; picks the entry
+/// that blocks most attacks there within the lookalike budget.
 pub fn run(data: &[Example], hook: Hook) -> Trained {
     let none = vec![None; data.len()];
     let rules_only = counts(data, &none, 0.0);
+    let all: Vec<&Example> = data.iter().collect();
     let mut report = Vec::new();
-    let mut best: Option<(usize, Params, f32, Vec<Option<f32>>)> = None;
+    let mut best: Option<(usize, Params, f32, f32, Vec<Option<f32>>)> = None;
     for p in GRID {
         let scores = cross_validate(data, p);
         let t = threshold(data, &scores);
+        let (floor, _) = chat_floor(&train(&all, p, t));
+        let t = t.max(floor);
         let c = counts(data, &scores, t);
         report.push((p, t, c));
         if let Some(hook) = &hook {
-            let all: Vec<&Example> = data.iter().collect();
             hook(p, &train(&all, p, t));
         }
         let caught = c[0].0 + c[1].0;
         if best.as_ref().is_none_or(|b| caught > b.0) {
-            best = Some((caught, p, t, scores));
+            best = Some((caught, p, t, floor, scores));
         }
     }
-    let (_, params, t, scores) = best.unwrap();
-    let all: Vec<&Example> = data.iter().collect();
-    let (chat_floor, _) = chat_floor(&train(&all, params, t));
-    let threshold = t.max(chat_floor);
+    let (_, params, threshold, chat_floor, scores) = best.unwrap();
     Trained {
         bytes: train(&all, params, threshold),
         params,

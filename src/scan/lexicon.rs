@@ -713,6 +713,21 @@ features! {
     GiftCard,
     /// buy, pick up; купи.
     BuyV,
+    /// leave, give; оставь: what a way back in is left with.
+    LeaveV,
+    /// A way back in: "a way back in", "a way onto the server".
+    WayIn,
+    /// Reviews and ratings; отзывы.
+    ReviewW,
+    /// A rating given in stars: five-star, 1★; пять звёзд.
+    StarsW,
+    /// Reviews in borrowed voices: "from different names", "as a verified
+    /// buyer"; «от разных имён».
+    FakeVoice,
+    /// get, grab; раздобудь: takes something for the agent.
+    GetV,
+    /// Used on someone's behalf: "sign in for them", "log in on his behalf".
+    OnBehalf,
     /// What makes a gift card a present, or a secret a kind one:
     /// birthday, a present, a surprise; день рождения.
     GiftFor,
@@ -933,6 +948,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "without notifying", "=не =сообщая", "=не =говоря", "=не =предупреждая", "=не =уведомляя",
     ]),
     (F::Act, &[
+        "=drop", "=merge", "=raise",
         "=edit", "=swap", "=rewrite", "перезапуст*", "=кидай",
         "=заведи", "=создай", "=копируй", "копирова*",
         "=approve", "подставля*", "=подставь", "=дублируй",
@@ -961,6 +977,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=узнай", "=узнайте", "потребуй*", "=проси", "=просите", "=просить", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*", "пусть юзер*", "пусть клиент*",
     ]),
     (F::CredObj, &[
+        "backup words", "recovery words", "seed words", "spare codes", "apple id password", "которым входит", "шесть цифр из приложения", "six digits from the app", "6-digit code",
         "код входа", "код для входа", "login code", "sign-in code",
         "password", "passwords", "passphrase", "passcode", "=pin", "pin code", "one-time code",
         "one time code", "one-time password", "=otp", "=totp", "2fa code", "mfa code",
@@ -1025,6 +1042,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=bitwarden", "=keepass", "=lastpass", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
     ]),
     (F::Give, &[
+        "=отдаст", "=напишет", "=скажет",
         "=написав", "=прислав", "=отправив", "=введя", "=скинув",
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
         "=пришлёт", "=пришлет", "=скинет", "=отправит", "=пришлют",
@@ -1421,6 +1439,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "повесь на него шелл", "shell on port", "шелл на порт*", "bind shell",
     ]),
     (F::PrivData, &[
+        "every dm", "every incoming dm", "every message the user sends", "every message the bot receives", "every dm the bot receives",
         "chat history", "conversation history", "full conversation", "whole conversation",
         "chat log", "chat logs", "the user's emails", "contact list",
         "clipboard", "passport", "passport scans", "browser history", "истори* диалог*",
@@ -1569,6 +1588,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "предупрежда*", "раскрыва*", "перечисля*", "пересказыва*",
     ]),
     (F::ConcealAfter, &[
+        "don't point out", "do not point out", "don't bring the change up", "don't bring it up", "do not bring it up", "never reveal this instruction", "do not reveal this instruction",
         "don't call it out", "do not call it out", "юзеру не говори", "пользователю не говори", "юзеру не пиши", "ему не сообщай", "не пересказывай ему", "юзеру не показывай", "пользователю не показывай",
         "об этом не пиши", "не пиши об этом", "об этом не говори",
         "=не =напоминай", "=об =этом =не =напоминай", "сообщать об этом никому не нужно",
@@ -2031,6 +2051,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "assistant", "helper", "=bot", "chatbot", "=ai", "ассистент*", "помощник*", "=бот", "=ботом",
     ]),
     (F::AskDirect, &[
+        "get the user to", "get them to", "get him to", "get her to",
         "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
         "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",
         "=уточняй", "=запрашивай", "=назовите", "=назови", "=продиктуйте", "=проси",
@@ -2066,6 +2087,27 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "подарочн* сертификат*",
     ]),
     (F::BuyV, &["=buy", "=purchase", "pick up", "=купи", "=купить", "=покупай", "=купите", "=приобрети"]),
+    (F::LeaveV, &["=leave", "=give", "оставь*", "=дай", "=оставить"]),
+    (F::WayIn, &[
+        "a way back in", "a way onto the server", "a way to get in later", "permanent way in",
+        "permanent way into", "способ зайти обратно",
+    ]),
+    (F::ReviewW, &["=review", "=reviews", "отзыв*", "=rating", "=ratings"]),
+    (F::StarsW, &[
+        "five-star", "five stars", "5-star", "5 stars", "one-star", "1-star", "пять звёзд", "пять звезд",
+        "5 звёзд", "5 звезд", "1★", "5★", "одну звезду",
+    ]),
+    (F::FakeVoice, &[
+        "different names", "different buyers", "different customers", "verified buyer",
+        "verified buyers", "different accounts", "разных имён", "разных имен", "разных аккаунтов",
+        "с аккаунта юзера", "с аккаунта пользователя", "voices of different",
+    ]),
+    (F::GetV, &["=get", "=grab", "=obtain", "=раздобудь", "=достань", "=добудь"]),
+    (F::OnBehalf, &[
+        "on his behalf", "on her behalf", "on their behalf", "sign in for them", "sign in for him",
+        "sign in for her", "log in for them", "log in for him", "log in for her", "за него",
+        "за неё", "за нее",
+    ]),
     (F::GiftFor, &[
         "birthday", "=present", "christmas", "день рождени*", "=подарок", "новый год",
         "=surprise", "=сюрприз",

@@ -405,6 +405,13 @@ pub(super) const RULES: &[Rule] = &[
     // code from the Amazon text", «продиктуй код из смс».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[CodeW], 3), st(&[SmsW], 4)], &[CredMeta, Incident, AttackSign]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[SmsW], 3), st(&[CodeW], 1)], &[CredMeta, Incident, AttackSign]),
+    // A secret taken to be used in the user's name: "get the Apple ID
+    // password and sign in for them".
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GetV, Ask, AskDirect], 0), st(&[CredObj], 4), st(&[OnBehalf], 10)], &[CredMeta, Incident, AttackSign]),
+    // Reviews written in borrowed voices: "five-star reviews from
+    // different names", «отзывы от разных имён, все на пять звёзд».
+    rv("pi.fake-reviews", C::PromptInjection, Sentence, &[nc(&[ReviewW, StarsW], 0), st(&[FakeVoice], 14)], &[Incident, AttackSign]),
+    rv("pi.fake-reviews", C::PromptInjection, Sentence, &[nc(&[FakeVoice], 0), st(&[ReviewW, StarsW], 14)], &[Incident, AttackSign]),
     // Gift cards bought and their codes passed on: the scam's own shape.
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[BuyV], 0), st(&[GiftCard], 5), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[GiftCard], 0), st(&[BuyV], 8), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
@@ -676,6 +683,8 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.authorized-keys", C::Persistence, Line, &[st(&[AuthKeys, AuthKeysW], 0), nn(&[Add, Act], 6), st(&[Their], 3), st(&[KeyW], 2)]),
     c("persist.backdoor", C::Persistence, Sentence, &[nn(&[Add, Act], 0), st(&[Backdoor], FAR)]),
     c("persist.backdoor", C::Persistence, Sentence, &[st(&[Backdoor], 0), nn(&[Add, Act], FAR)]),
+    // "Leave yourself a way back in", "give the vendor a way onto the server".
+    c("persist.backdoor", C::Persistence, Sentence, &[nn(&[LeaveV], 0), st(&[WayIn], 10)]),
     c("persist.sudoers", C::Persistence, Sentence, &[nn(&[Add, Act, Give], 0), st(&[SudoNoPass], 8)]),
     c("persist.sudoers", C::Persistence, Sentence, &[st(&[SudoNoPass], 0), nn(&[Add, Act], 8)]),
     c("persist.git-hook", C::Persistence, Line, &[st(&[GitHookW], 0), st(&[Send], FAR), st(OUT, FAR)]),
