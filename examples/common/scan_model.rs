@@ -367,7 +367,10 @@ pub fn run(data: &[Example], hook: Hook) -> Trained {
     let rules_only = counts(data, &none, 0.0);
     let all: Vec<&Example> = data.iter().collect();
     let mut report = Vec::new();
-    let mut best: Option<(usize, Params, f32, f32, Vec<Option<f32>>)> = None;
+    // The best entry so far (attacks caught, params, threshold, chat floor)
+    // and its out-of-fold scores.
+    let mut best: Option<(usize, Params, f32, f32)> = None;
+    let mut best_scores = Vec::new();
     for p in GRID {
         let scores = cross_validate(data, p);
         let t = threshold(data, &scores);
@@ -380,17 +383,18 @@ pub fn run(data: &[Example], hook: Hook) -> Trained {
         }
         let caught = c[0].0 + c[1].0;
         if best.as_ref().is_none_or(|b| caught > b.0) {
-            best = Some((caught, p, t, floor, scores));
+            best = Some((caught, p, t, floor));
+            best_scores = scores;
         }
     }
-    let (_, params, threshold, chat_floor, scores) = best.unwrap();
+    let (_, params, threshold, chat_floor) = best.unwrap();
     Trained {
         bytes: train(&all, params, threshold),
         params,
         threshold,
         chat_floor,
         report,
-        chosen: counts(data, &scores, threshold),
+        chosen: counts(data, &best_scores, threshold),
         rules_only,
     }
 }
