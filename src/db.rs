@@ -133,7 +133,7 @@ pub fn open_file(path: &std::path::Path) -> Result<Connection> {
 /// parameter for re-preparing, and clearing its bindings (which the
 /// statement cache does each time it takes a statement back) then
 /// recompiles it at its next step: about a dozen recompilations per note
-/// write, a twentieth of its cost. mnemo's plans never depend on values (it
+/// write, 7% of its instructions. mnemo's plans never depend on values (it
 /// keeps no statistics), so nothing is lost.
 pub fn tune(conn: &Connection) {
     // Failing leaves only the recompilations; nothing depends on it.
@@ -733,12 +733,19 @@ mod tests {
         edited
     }
 
-    #[test]
-    fn writes_and_reads_reuse_their_compiled_statements() {
+    /// A prepared database holding [`large_store`] as `MEMORY.md`, and the
+    /// store.
+    fn large_db() -> (Connection, Vec<String>, String) {
         let conn = Connection::open_in_memory().unwrap();
         prepare(&conn).unwrap();
         let (entries, text) = large_store();
         commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
+        (conn, entries, text)
+    }
+
+    #[test]
+    fn writes_and_reads_reuse_their_compiled_statements() {
+        let (conn, entries, text) = large_db();
         edit_middle(&conn, &entries);
         commit_blobs(&conn, &[Change::write("USER.md", text.as_bytes())]).unwrap();
         read_blob(&conn, "USER.md").unwrap();
@@ -756,10 +763,7 @@ mod tests {
 
     #[test]
     fn a_large_blob_is_chunked_and_a_small_change_writes_few_chunks() {
-        let conn = Connection::open_in_memory().unwrap();
-        prepare(&conn).unwrap();
-        let (entries, text) = large_store();
-        commit_blobs(&conn, &[Change::write("MEMORY.md", text.as_bytes())]).unwrap();
+        let (conn, entries, text) = large_db();
         assert_eq!(
             read_blob(&conn, "MEMORY.md").unwrap().unwrap(),
             text.as_bytes()

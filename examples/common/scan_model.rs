@@ -209,6 +209,13 @@ pub fn train(data: &[&Example], p: Params, threshold: f32) -> Vec<u8> {
     out
 }
 
+/// `bytes` (a model [`train`] wrote) with its threshold set to `t`: the
+/// weights do not depend on it.
+fn with_threshold(mut bytes: Vec<u8>, t: f32) -> Vec<u8> {
+    bytes[20..24].copy_from_slice(&t.to_le_bytes());
+    bytes
+}
+
 /// Out-of-fold scores: each development round scored by a model trained
 /// on the others and the corpus. `None` for a line without features.
 pub fn cross_validate(data: &[Example], p: Params) -> Vec<Option<f32>> {
@@ -367,29 +374,31 @@ pub fn run(data: &[Example], hook: Hook) -> Trained {
     let rules_only = counts(data, &none, 0.0);
     let all: Vec<&Example> = data.iter().collect();
     let mut report = Vec::new();
-    // The best entry so far (attacks caught, params, threshold, chat floor)
-    // and its out-of-fold scores.
+    // The best entry so far: attacks caught, params, threshold, chat
+    // floor, its out-of-fold scores and the model trained on everything.
     let mut best: Option<(usize, Params, f32, f32)> = None;
-    let mut best_scores = Vec::new();
+    let (mut best_scores, mut best_bytes) = (Vec::new(), Vec::new());
     for p in GRID {
         let scores = cross_validate(data, p);
         let t = threshold(data, &scores);
-        let (floor, _) = chat_floor(&train(&all, p, t));
+        let bytes = train(&all, p, t);
+        let (floor, _) = chat_floor(&bytes);
         let t = t.max(floor);
+        let bytes = with_threshold(bytes, t);
         let c = counts(data, &scores, t);
         report.push((p, t, c));
         if let Some(hook) = &hook {
-            hook(p, &train(&all, p, t));
+            hook(p, &bytes);
         }
         let caught = c[0].0 + c[1].0;
         if best.as_ref().is_none_or(|b| caught > b.0) {
             best = Some((caught, p, t, floor));
-            best_scores = scores;
+            (best_scores, best_bytes) = (scores, bytes);
         }
     }
     let (_, params, threshold, chat_floor) = best.unwrap();
     Trained {
-        bytes: train(&all, params, threshold),
+        bytes: best_bytes,
         params,
         threshold,
         chat_floor,
