@@ -1717,7 +1717,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "even if it", "even if the",
     ]),
     (F::OkCond, &[
-        "yes or no", "да или нет", "=honestly", "=truthfully", "=честно", "=check", "=verify",
+        "yes or no", "да или нет", "=honestly", "=truthfully", "=честно", "=check =it", "=check =that", "=check =them",
+        "=check =first", "=check =the", "=verify",
         "=проверь", "=проверив", "look it up", "=посмотри",
         "if it passes", "if they pass", "if it works", "if it went fine", "if it succeeds",
         "if all is well", "if everything is fine", "if it is green",

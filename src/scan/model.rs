@@ -11,7 +11,8 @@
 //! near-miss (the sentence and one on each side), never from the whole
 //! text, so a long message with one suspicious word costs a few sentences
 //! more, and a text made of near-misses costs one more pass over its words:
-//! - the stems of the skeleton's words, and pairs of neighbouring stems;
+//! - the stems of the skeleton's words, pairs of neighbouring stems and
+//!   pairs of stems one word apart ("send … to", «отправь … на»);
 //! - character 3-grams of each skeleton word, with its boundaries;
 //!   function words ("you", "what", «что») are skipped: trained on notes,
 //!   a model reads a chat's second person as an order;
@@ -33,7 +34,7 @@ use super::skeleton::Skeleton;
 use super::Category;
 
 /// Number of hashed feature buckets.
-pub const BUCKETS: usize = 1 << 14;
+pub const BUCKETS: usize = 1 << 15;
 
 /// The model file: `MNSM`, format version (2), bucket count (u32 LE),
 /// then scale, bias and threshold (f32 LE), then one i8 weight per bucket
@@ -182,11 +183,13 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
     let lx = Lexicon::get();
     let mut out: Vec<u32> = Vec::new();
     let mut prev_stem: Option<std::rc::Rc<super::lexicon::Looked>> = None;
+    let mut prev2_stem: Option<std::rc::Rc<super::lexicon::Looked>> = None;
     let mut gram: Vec<u8> = Vec::with_capacity(MAX_GRAM_WORD * 4 + 2);
     let mut at: Vec<usize> = Vec::new();
     for (i, w) in words.iter().enumerate() {
         if !inside(w.sent) {
             prev_stem = None;
+            prev2_stem = None;
             continue;
         }
         let word = sk.word(i);
@@ -199,6 +202,10 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
         if let Some(p) = &prev_stem {
             out.push(bucket(2, &[p.stem.as_bytes(), stem]));
         }
+        if let Some(p) = &prev2_stem {
+            out.push(bucket(7, &[p.stem.as_bytes(), stem]));
+        }
+        prev2_stem = prev_stem.take();
         prev_stem = Some(looked);
         // Character 3-grams of `^word$`.
         gram.clear();
