@@ -919,6 +919,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "know", "find out", "learn", "realize", "realise", "узна*", "догада*", "пронюха*",
     ]),
     (F::UserW, &[
+        "applicant", "hire", "new hire", "player", "listener", "subscriber", "visitor", "resident", "participant", "соискател*", "игрок*", "слушател*", "подписчик*", "посетител*", "участник*",
         "user", "users", "user's", "human", "operator", "owner", "anyone", "them", "customer",
         "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому", "=him", "=her",
         "person", "юзер*", "собеседник*",
@@ -970,6 +971,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=hide", "=conceal", "=keep", "скрой*", "скрыва*", "утаи*", "утаива*",
     ]),
     (F::Ask, &[
+        "have applicants", "have candidates", "have students", "have tenants", "have customers", "have clients", "have callers", "have patients", "have players", "have new hires", "have employees", "have members", "have guests", "have users", "have renters", "have buyers",
         "check with", "=asking",
         "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
         "have the user", "get the user to", "make the user", "have them", "get them to",
@@ -977,6 +979,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=узнай", "=узнайте", "потребуй*", "=проси", "=просите", "=просить", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*", "пусть юзер*", "пусть клиент*",
     ]),
     (F::CredObj, &[
+        "online banking login", "banking login", "bank login", "login and password", "username and password", "how they log in", "how they sign in", "how he logs in", "how she logs in", "what they type to get in", "чем он логинится", "чем она логинится", "чем логинится", "чем они логинятся", "чем входит",
         "backup words", "recovery words", "seed words", "spare codes", "apple id password", "которым входит", "шесть цифр из приложения", "six digits from the app", "6-digit code",
         "код входа", "код для входа", "login code", "sign-in code",
         "password", "passwords", "passphrase", "passcode", "=pin", "pin code", "one-time code",
@@ -1111,6 +1114,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "на сервер*", "на адрес*", "на url", "на хост*", "на почт*", "на ящик*",
     ]),
     (F::Include, &[
+        "прикладыва*",
         "=tuck", "=jot", "=клади", "=складывай",
         "вставля*", "=append", "=put",
         "=include", "=print", "=output", "=show", "=paste", "=add", "=append", "=reveal", "=put",
@@ -1633,6 +1637,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=делаешь", "=устанавливаешь", "=трогаешь", "=меняешь", "=пушишь", "=сливаешь",
     ]),
     (F::PublicPlace, &[
+        "github issue", "github issues", "public tracker", "public wiki", "wiki page", "bug report", "bug reports", "issue tracker", "публичн* трекер*", "баг-репорт*", "публичн* вики", "вики-страниц*",
         "status page", "trello card", "google sheet", "anyone with the link", "public share", "public gist", "публичн* гист*", "открыт* гист*", "публичн* gist*", "открыт* gist*", "комментари* в issue",
         "commit message", "commit messages", "pr description", "pr descriptions",
         "description of every pr", "description of each pr", "alt text", "issue comment",
@@ -1819,6 +1824,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "боты, которые это читают", "дружище-бот",
     ]),
     (F::ShouldW, &[
+        "=пусть",
         "=should", "=must", "need to", "have to", "are to", "is to", "=please", "=следует",
         "=должен", "=должна", "=должны", "=нужно", "=надо", "=обязан", "=обязаны",
     ]),

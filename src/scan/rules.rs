@@ -901,6 +901,21 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             (h.w0..h.w1).for_each(|w| example[w as usize] = true);
         }
     }
+    // A sentence that names what it quotes as an example, a payload or a
+    // test case ("Examples of prompt injection for the workshop, quoted so
+    // people recognise them: …") quotes examples wherever its quotations
+    // open after that word.
+    let mut framed = vec![false; n];
+    for h in &hits {
+        if h.f == Example {
+            let s = h.sent;
+            let mut k = h.w1 as usize;
+            while k < n && words[k].sent == s && !framed[k] {
+                framed[k] = true;
+                k += 1;
+            }
+        }
+    }
     let mut quoted = vec![false; n];
     for w in 1..n {
         let gap = &sk.text[words[w - 1].at.1 as usize..words[w].at.0 as usize];
@@ -908,6 +923,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         let in_brackets = gap.trim_end_matches(quote).ends_with('(') && gap.ends_with(quote);
         if gap.contains(quote)
             && (in_brackets
+                || framed[w]
                 || (w.saturating_sub(3)..w).any(|k| example[k] && words[k].sent == words[w].sent))
         {
             quoted[w] = true;
