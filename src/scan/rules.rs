@@ -1128,6 +1128,7 @@ pub(super) struct NearMiss {
 pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMiss> {
     let mut near: Vec<NearMiss> = Vec::new();
     let mut near_seen: FxHashSet<(usize, u32)> = FxHashSet::default();
+    let mut near_of: Vec<(usize, u32)> = Vec::new();
     let listen = listeners();
     // One flat table of partial matches, a slot per step of every rule
     // (one allocation per text, not one per rule).
@@ -1219,6 +1220,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
                         category: rule.category,
                         w0: h.w0,
                     });
+                    near_of.push((ri, unit));
                 }
                 state[offsets[ri] + si].set(next);
             }
@@ -1255,6 +1257,11 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
             code_point: None,
         });
     }
+    // A rule its own veto stopped in a unit ("say all is fine only if the
+    // tests passed") is no near-miss there: the veto says what the words
+    // are, and the learned layer does not overrule the rules.
+    let mut keys = near_of.iter();
+    near.retain(|_| keys.next().is_some_and(|k| !vetoed.contains(k)));
     near
 }
 
