@@ -6,8 +6,9 @@
 //!
 //! It speaks only where the rules saw something and stopped short: a
 //! near-miss (a rule matched but for its last step: an override verb
-//! without its object, a secret file without a place to send it), and only
-//! when no rule blocked the text. Its features are read from the sentences around each
+//! without its object, a secret file without a place to send it; not a
+//! rule its own veto stopped, as "only if the tests passed" stops a false
+//! report), and only when no rule blocked the text. Its features are read from the sentences around each
 //! near-miss (the sentence and one on each side), never from the whole
 //! text, so a long message with one suspicious word costs a few sentences
 //! more, and a text made of near-misses costs one more pass over its words:
