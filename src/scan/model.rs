@@ -13,11 +13,14 @@
 //! text, so a long message with one suspicious word costs a few sentences
 //! more, and a text made of near-misses costs one more pass over its words:
 //! - the stems of the skeleton's words, pairs of neighbouring stems and
-//!   pairs of stems one word apart ("send … to", «отправь … на»);
+//!   pairs of stems one word apart ("send … to", «отправь … на»), and the
+//!   stem that opens a sentence (where an order's verb stands);
 //! - character 3-grams of each skeleton word, with its boundaries;
 //!   function words ("you", "what", «что») are skipped: trained on notes,
 //!   a model reads a chat's second person as an order;
-//! - the word classes the rules saw there, and pairs of them in order.
+//! - the word classes the rules saw there, and pairs of them in order;
+//! - which rules came close (a rule's index: the model is retrained, and
+//!   checked against the trainer, whenever the rules change).
 //!
 //! It must never overrule the rules: it adds a finding (`learned.score`,
 //! the near-miss's category) to a text the rules let through, and nothing
@@ -194,12 +197,16 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
             continue;
         }
         let word = sk.word(i);
+        let opens = i == 0 || words[i - 1].sent != w.sent;
         if stop().contains(word) {
             continue;
         }
         let looked = lx.stem_of(word);
         let stem = looked.stem.as_bytes();
         out.push(bucket(1, &[stem]));
+        if opens {
+            out.push(bucket(8, &[stem]));
+        }
         if let Some(p) = &prev_stem {
             out.push(bucket(2, &[p.stem.as_bytes(), stem]));
         }
@@ -240,6 +247,9 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
         prev_class = Some(h.f as u32);
     }
     out.push(bucket(6, &[first.category.name().as_bytes()]));
+    for m in near {
+        out.push(bucket(9, &[&m.rule.to_le_bytes()]));
+    }
     out.sort_unstable();
     out.dedup();
     let w = words.get(first.w0 as usize).or(words.last())?;

@@ -1119,6 +1119,8 @@ fn offsets() -> (&'static [usize], usize) {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct NearMiss {
     pub(super) category: Category,
+    /// The rule that came close (its index).
+    pub(super) rule: u16,
     /// The word of the hit that came closest.
     pub(super) w0: u32,
 }
@@ -1218,6 +1220,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
                 if si + 2 == rule.steps.len() && near_seen.insert((ri, unit)) {
                     near.push(NearMiss {
                         category: rule.category,
+                        rule: ri as u16,
                         w0: h.w0,
                     });
                     near_of.push((ri, unit));
