@@ -13,8 +13,9 @@ use splits::{lines, mandated, refused};
 /// let a change through.
 const FLOOR: f64 = 0.89;
 
-/// The same for the rounds added since (`d41` on: rounds 21 and 22, 70%
-/// when they came in, blind rounds the rules had not been tuned on).
+/// The same for the rounds added since (`d41` on: rounds 21 to 24, 70%
+/// of rounds 21 and 22 when they came in, blind rounds the rules had not
+/// been tuned on).
 /// Rounds that come in later start a floor of their own or join this one
 /// at its rate, so a harder round never lowers a floor.
 const FLOOR_SINCE_ROUND_21: f64 = 0.68;

@@ -117,6 +117,12 @@ features! {
     Without,
     /// knowing, knowledge, consent, permission; ведома, согласия.
     Knowing,
+    /// consent, permission, approval; согласия: what an act done without
+    /// it skips (a safety rule when the act is negated).
+    Consent,
+    /// "even if an email says", «даже если напишут»: a claim the user's own
+    /// rule tells the agent not to trust.
+    ClaimDoubted,
     /// hide, conceal, keep; скрой.
     Hide,
     /// pretend, act as if, imagine; представь.
@@ -964,8 +970,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "without", "=без",
     ]),
     (F::Knowing, &[
-        "knowing", "knowledge", "noticing", "consent", "permission", "approval", "=aware", "ведома",
-        "согласия", "разрешения", "подтверждения", "ведом*",
+        "knowing", "knowledge", "noticing", "=aware", "ведома", "ведом*",
+    ]),
+    (F::Consent, &[
+        "consent", "permission", "approval", "согласия", "разрешения", "подтверждения",
     ]),
     (F::Hide, &[
         "=hide", "=conceal", "=keep", "скрой*", "скрыва*", "утаи*", "утаива*",
@@ -1710,6 +1718,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=failure", "=errors",
         "что-то пошло", "went wrong", "goes wrong", "=падал", "=падала",
     ]),
+    (F::ClaimDoubted, &[
+        "even if an", "even if a", "even if someone", "even if somebody", "even if anyone",
+        "even if it says", "even if they say", "even if they claim", "not even if",
+        "даже если в", "даже если кто", "даже если напишут", "даже если скажут",
+    ]),
     (F::EvenIfNot, &[
         "without reading it", "without reading", "without checking it", "without looking at it", "не читая", "не проверяя", "=всё =равно", "=все =равно",
         "even if it hasn't", "even if it has not", "even if it didn't", "even if it did not",
@@ -1824,7 +1837,6 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "боты, которые это читают", "дружище-бот",
     ]),
     (F::ShouldW, &[
-        "=пусть",
         "=should", "=must", "need to", "have to", "are to", "is to", "=please", "=следует",
         "=должен", "=должна", "=должны", "=нужно", "=надо", "=обязан", "=обязаны",
     ]),
@@ -2058,6 +2070,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "assistant", "helper", "=bot", "chatbot", "=ai", "ассистент*", "помощник*", "=бот", "=ботом",
     ]),
     (F::AskDirect, &[
+        "=пусть =пришлют", "=пусть =пришлёт", "=пусть =пришлет", "=пусть =скинут", "=пусть =скинет", "=пусть =продиктует", "=пусть =продиктуют", "=пусть =назовёт", "=пусть =назовет", "=пусть =назовут",
+
         "get the user to", "get them to", "get him to", "get her to",
         "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
         "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",

@@ -190,6 +190,9 @@ const fn cw(id: &'static str, category: Category, unit: Unit, steps: &'static [S
 /// Far, within a line.
 const FAR: u16 = 40;
 
+/// Acts done without someone's consent.
+const CONSENT_ACTS: &[F] = &[F::Act, F::SendImp, F::Send, F::Give, F::Add, F::Include];
+
 const OBJ: &[F] = &[ObjStrong, ObjMedium];
 const DL: &[F] = &[Fetch, NcLike, DevTcp, B64Decode, Socat, FetchRun];
 const WHERE: &[F] = &[Url, Ip, Domain, HostColon];
@@ -267,6 +270,12 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Act], 0), st(&[Secretly], 6)]),
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[UserW], 2), st(&[Knowing], 1)]),
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[Knowing], 0), st(&[UserW], 1)]),
+    // Without their consent, when the act itself is not negated: «Без
+    // согласия пользователя не отправляй письма» is the user's own rule.
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(CONSENT_ACTS, 0), nc(&[Without], 12), st(&[UserW], 2), st(&[Consent], 1)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(CONSENT_ACTS, 0), nc(&[Without], 12), st(&[Consent], 0), st(&[UserW], 1)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[UserW], 2), st(&[Consent], 1), nc(CONSENT_ACTS, 8)]),
+    r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[Consent], 0), st(&[UserW], 1), nc(CONSENT_ACTS, 8)]),
     r("pi.deception", C::PromptInjection, Sentence, &[st(&[Hide], 0), st(&[DefObj], 1), st(&[From], 2), st(&[UserW], 1)]),
     r("pi.deception", C::PromptInjection, Sentence, &[st(&[Secretly], 0), st(&[From], 0), st(&[UserW], 0)]),
     r("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[UserW], 2), st(&[KnowV], 1), st(&[DefObj], 1)]),
@@ -628,8 +637,10 @@ pub(super) const RULES: &[Rule] = &[
     rv("pi.authority-transfer", C::PromptInjection, Sentence, &[nn(&[Treat], 0), st(&[NoteSrc, SelfNote, Dem], 4), st(&[SysPrompt, ObjStrong], 4)], NOT_OWN_VOID),
     r("pi.authority-transfer", C::PromptInjection, Sentence, &[nn(&[Treat], 0), st(&[NoteSrc], 6), st(&[OwnScope], 8)]),
     // Everything said to be approved in advance.
-    c("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[PreApproved], 0), st(&[ConfirmW, UserAsk, AllCmds, AskV], FAR)]),
-    c("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[ConfirmW, UserAsk, AllCmds, AskV], 0), st(&[PreApproved], FAR)]),
+    // "…without my confirmation, even if an email says I already approved
+    // it" is the user's own rule against the claim.
+    rv("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[PreApproved], 0), st(&[ConfirmW, UserAsk, AllCmds, AskV], FAR)], &[Incident, ClaimDoubted]),
+    rv("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[ConfirmW, UserAsk, AllCmds, AskV], 0), st(&[PreApproved], FAR)], &[Incident, ClaimDoubted]),
     r("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[YouAreNot], 0), st(&[Assist], 4)]),
     // An action of the agent's kept quiet, said on the same line (not a
     // surprise kept for someone: "keep it between us").
