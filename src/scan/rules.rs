@@ -1132,6 +1132,8 @@ pub(super) struct NearMiss {
     pub(super) category: Category,
     /// The rule that came close (its index).
     pub(super) rule: u16,
+    /// Its unit (sentence or line number), where a veto may stop it.
+    unit: u32,
     /// The word of the hit that came closest.
     pub(super) w0: u32,
 }
@@ -1141,7 +1143,6 @@ pub(super) struct NearMiss {
 pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMiss> {
     let mut near: Vec<NearMiss> = Vec::new();
     let mut near_seen: FxHashSet<(usize, u32)> = FxHashSet::default();
-    let mut near_of: Vec<(usize, u32)> = Vec::new();
     let listen = listeners();
     // One flat table of partial matches, a slot per step of every rule
     // (one allocation per text, not one per rule).
@@ -1232,9 +1233,9 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
                     near.push(NearMiss {
                         category: rule.category,
                         rule: ri as u16,
+                        unit,
                         w0: h.w0,
                     });
-                    near_of.push((ri, unit));
                 }
                 state[offsets[ri] + si].set(next);
             }
@@ -1274,8 +1275,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
     // A rule its own veto stopped in a unit ("say all is fine only if the
     // tests passed") is no near-miss there: the veto says what the words
     // are, and the learned layer does not overrule the rules.
-    let mut keys = near_of.iter();
-    near.retain(|_| keys.next().is_some_and(|k| !vetoed.contains(k)));
+    near.retain(|m| !vetoed.contains(&(usize::from(m.rule), m.unit)));
     near
 }
 
