@@ -58,10 +58,10 @@ fn main() {
     }
     let [o, e, b] = t.chosen;
     println!(
-        "chosen: {:?}, threshold {:.4} (the chat floor {:.4} applied): dev CV ordinary {}, evasions {}, lookalikes {}",
+        "chosen: {:?}, threshold {:.4} (the chat and notes floor {:.4} applied): dev CV ordinary {}, evasions {}, lookalikes {}",
         t.params,
         t.threshold,
-        t.chat_floor,
+        t.floor,
         pct(o),
         pct(e),
         pct(b)

@@ -4,13 +4,15 @@
 //!
 //! Data: the development split (`tests/fixtures/scan/dev/`, its rounds),
 //! the project corpus (`tests/fixtures/scan/attacks.jsonl`,
-//! `benign.jsonl`) and, as ordinary chat, the turns of LoCoMo's
-//! even-numbered conversations; never the held-out split. Hyperparameters
-//! and the threshold are chosen by leave-one-round-out cross-validation on
-//! the development split (the corpus and the chat stay in every training
-//! fold); the threshold is then raised until the model adds at most
-//! [`CHAT_CAP`] blocked turns of LoCoMo's odd-numbered conversations, which
-//! it never trains on.
+//! `benign.jsonl`), as ordinary chat the turns of LoCoMo's even-numbered
+//! conversations, and the even-numbered ordinary notes
+//! (`tests/fixtures/scan/notes/`); never the held-out split.
+//! Hyperparameters and the threshold are chosen by leave-one-round-out
+//! cross-validation on the development split (the corpus, the chat and the
+//! notes stay in every training fold); the threshold is then raised until
+//! the model adds at most [`CHAT_CAP`] blocked turns of LoCoMo's
+//! odd-numbered conversations and [`NOTES_CAP`] blocked odd-numbered
+//! notes, which it never trains on.
 //! Deterministic: a fixed seed, one thread, f64 arithmetic in a fixed
 //! order, weights quantised to i16.
 #![allow(dead_code)]
@@ -104,10 +106,43 @@ pub fn chat_turns(parity: usize) -> Vec<String> {
     out
 }
 
-/// Every line of the corpus and the development split, and the chat turns
-/// of LoCoMo's even-numbered conversations (as lookalikes of round 0).
+/// The ordinary notes (`tests/fixtures/scan/notes/`, the everyday bulk of
+/// what agents save, none of it written to look like an attack) whose
+/// line number has the given parity: the even ones are trained on as
+/// lookalikes, the odd ones only cap the threshold ([`NOTES_CAP`]).
+pub fn notes(parity: usize) -> Vec<String> {
+    let dir = format!("{}/notes", root());
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.unwrap().path().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".jsonl"))
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .flat_map(|f| read_lines(f))
+        .enumerate()
+        .filter(|(i, _)| i % 2 == parity)
+        .map(|(_, l)| l["text"].as_str().unwrap_or("").to_string())
+        .collect()
+}
+
+/// Every line of the corpus and the development split, the chat turns
+/// of LoCoMo's even-numbered conversations and the even-numbered ordinary
+/// notes (as lookalikes of round 0).
 pub fn examples() -> Vec<Example> {
     let mut out = Vec::new();
+    for (i, note) in notes(0).iter().enumerate() {
+        let (v, input) = mnemo::scan::learned_input(note);
+        out.push(Example {
+            round: 0,
+            attack: false,
+            evasion: false,
+            id: format!("note-{i}"),
+            rules: v.blocked,
+            features: input.map(|i| i.features),
+        });
+    }
     for (i, turn) in chat_turns(0).iter().enumerate() {
         let (v, input) = mnemo::scan::learned_input(turn);
         out.push(Example {
@@ -322,6 +357,29 @@ pub const GRID: [Params; 5] = [
 /// order is the failure a memory's sessions cannot afford.
 pub const CHAT_CAP: usize = 1;
 
+/// Odd-numbered ordinary notes (400, never trained on) the learned layer
+/// may block over the rules: a memory that refuses everyday notes teaches
+/// its users to turn it off.
+pub const NOTES_CAP: usize = 2;
+
+/// The lowest threshold at which the model (`bytes`) adds at most
+/// [`NOTES_CAP`] blocked notes of the odd-numbered ordinary notes.
+pub fn notes_floor(bytes: &[u8]) -> f32 {
+    let m = Model::parse(bytes).unwrap();
+    let mut scores: Vec<f32> = notes(1)
+        .iter()
+        .filter_map(|t| {
+            let (v, input) = mnemo::scan::learned_input(t);
+            (!v.blocked).then_some(input).flatten()
+        })
+        .map(|i| m.score(&i.features))
+        .collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    scores
+        .get(NOTES_CAP)
+        .map_or(f32::NEG_INFINITY, |s| next_up(*s))
+}
+
 /// The lowest threshold at which the model (`bytes`) adds at most
 /// [`CHAT_CAP`] blocked turns of the odd-numbered conversations, read
 /// alone and each beside the one before (as a store's neighbours are);
@@ -361,10 +419,11 @@ pub type Hook<'a> = Option<&'a dyn Fn(Params, &[u8])>;
 pub struct Trained {
     pub bytes: Vec<u8>,
     pub params: Params,
-    /// The threshold: the cross-validated one, raised to the chat floor.
+    /// The threshold: the cross-validated one, raised to the floors.
     pub threshold: f32,
-    /// The chat floor ([`chat_floor`]) of the model trained on everything.
-    pub chat_floor: f32,
+    /// The higher of the chat floor ([`chat_floor`]) and the notes floor
+    /// ([`notes_floor`]) of the model trained on everything.
+    pub floor: f32,
     /// Per grid entry: its cross-validated threshold and counts there.
     pub report: Vec<(Params, f32, Counts)>,
     /// The chosen entry's cross-validated counts at the final threshold.
@@ -373,7 +432,7 @@ pub struct Trained {
 }
 
 /// Cross-validates the grid and, for each entry, raises its threshold to
-/// the chat floor of that entry trained on everything; picks the entry
+/// the chat and notes floors of that entry trained on everything; picks the entry
 /// that blocks most attacks there within the lookalike budget.
 pub fn run(data: &[Example], hook: Hook) -> Trained {
     let none = vec![None; data.len()];
@@ -388,7 +447,8 @@ pub fn run(data: &[Example], hook: Hook) -> Trained {
         let scores = cross_validate(data, p);
         let t = threshold(data, &scores);
         let bytes = train(&all, p, t);
-        let (floor, _) = chat_floor(&bytes);
+        let (chat, _) = chat_floor(&bytes);
+        let floor = chat.max(notes_floor(&bytes));
         let t = t.max(floor);
         let bytes = with_threshold(bytes, t);
         let c = counts(data, &scores, t);
@@ -402,12 +462,12 @@ pub fn run(data: &[Example], hook: Hook) -> Trained {
             (best_scores, best_bytes) = (scores, bytes);
         }
     }
-    let (_, params, threshold, chat_floor) = best.unwrap();
+    let (_, params, threshold, floor) = best.unwrap();
     Trained {
         bytes: best_bytes,
         params,
         threshold,
-        chat_floor,
+        floor,
         report,
         chosen: counts(data, &best_scores, threshold),
         rules_only,

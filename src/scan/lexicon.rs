@@ -1051,6 +1051,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "rotated", "manager", "nobody will ask", "no one will ask", "we will never ask",
         "we'll never ask", "never asks for", "никто не попросит", "никто не будет спрашивать",
         "=bitwarden", "=keepass", "=lastpass", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
+        // A secret pasted by mistake: what to do about it, not a request.
+        "=accidentally", "by accident", "by mistake", "=случайно", "по ошибке",
     ]),
     (F::Give, &[
         "=отдаст", "=напишет", "=скажет",
@@ -1424,7 +1426,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "вендор*",
     ]),
     (F::Backdoor, &[
-        "backdoor", "back door", "hidden user", "hidden account", "hidden admin", "hidden user account",
+        "backdoor", "hidden user", "hidden account", "hidden admin", "hidden user account",
         "always get back in", "permanent way into", "way into every server", "запасной вход",
         "запасн* вход*", "всегда мог* зайти", "=всегда могли зайти", "скрыт* пользовател*", "скрыт* аккаунт*",
         "скрыт* учетн* запис*",
@@ -1587,6 +1589,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=attack", "=attacks", "=attacker", "=hacked", "=compromised", "phishing", "=a =sign =of",
         "=bug", "атак*", "взлом*", "признак*", "фишинг*", "скомпрометир*", "=баг", "=fake",
         "lookalike domain", "поддельн*", "фейков*",
+        // Said of what an attacker does or did: a write-up, an advisory.
+        "social engineering", "социнженер*", "социальн* инженер*", "ceo fraud",
+        "=steals", "=stole", "=stealing", "=ворует", "=воруют", "=крадёт", "=крадут",
     ]),
     (F::ChangeIt, &[
         "=change", "=rotate", "=reset", "=сменить", "=смените", "=поменять", "=поменяйте",

@@ -684,7 +684,24 @@ fn authenticates(t: &[u8], s: usize) -> bool {
         matches!(before[k], b'a' | b'b' | b'x' | b'p' | b'-')
             && MARKS.iter().any(|m| before[k..].starts_with(m))
     });
+    // `-u elastic:$ES_PASS`: the user named, then the password.
+    let user_colon = |mark: &[u8]| {
+        before
+            .windows(mark.len())
+            .rposition(|w| w == mark)
+            .is_some_and(|k| {
+                let rest = &before[k + mark.len()..];
+                rest.ends_with(b":") && !rest.contains(&b' ')
+            })
+    };
+    // A bot API's own token in its path (`api.telegram.org/bot$TOKEN/…`).
+    const BOT_API: &[u8] = b"api.telegram.org/bot";
+    let bot_api = before.len() >= BOT_API.len()
+        && before[before.len() - BOT_API.len()..].eq_ignore_ascii_case(BOT_API);
     found
+        || bot_api
+        || user_colon(b"-u ")
+        || user_colon(b"--user ")
         || before.ends_with(b"-u ")
         || before.ends_with(b"--user ")
         || before.ends_with(b"--user=")
@@ -1273,11 +1290,23 @@ fn host_root(t: &[u8], s: usize, e: usize) -> Option<usize> {
 /// `{{secret}}`, `{the GITHUB_TOKEN value}`, `<пароль>`.
 fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     let end = url_end(t, e);
+    // A secret the URL authenticates with is no secret sent: a bot API's
+    // own token (`api.telegram.org/bot$TOKEN/…`), and a placeholder for
+    // the user part (`https://<public_key>@o1.ingest.example.io`).
+    let bot_api = |at: usize| t[e..at].eq_ignore_ascii_case(b"api.telegram.org/bot");
+    let user_part = |at: usize, past: usize| {
+        let rest = &t[past.min(t.len())..];
+        let upto = rest
+            .iter()
+            .position(|&b| matches!(b, b'/' | b' ' | b'\n'))
+            .unwrap_or(rest.len());
+        !t[e..at].contains(&b'/') && rest[..upto].contains(&b'@')
+    };
     let mut i = e;
     // The URL stops at a space or a `<`; a placeholder that starts in it
     // (or right after it) is read on to its closing bracket.
     while i <= end && i < t.len() {
-        if t[i] == b'$' && i < end && secret_var(t, i, i + 1).is_some() {
+        if t[i] == b'$' && i < end && !bot_api(i) && secret_var(t, i, i + 1).is_some() {
             return Some(end);
         }
         if matches!(t[i], b'{' | b'<') {
@@ -1286,7 +1315,7 @@ fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
             let close = (i + 1..limit)
                 .find(|&k| t[k] == close_ch || t[k] == b'\n')
                 .unwrap_or(limit);
-            if secret_words(&t[i + 1..close]) {
+            if secret_words(&t[i + 1..close]) && !bot_api(i) && !user_part(i, close + 1) {
                 return Some(end.max(close));
             }
             i = close.max(i + 1);

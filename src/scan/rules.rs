@@ -260,7 +260,7 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.developer-mode", C::PromptInjection, Line, &[st(&[Mode], 0), st(&[ModeName], 1), st(&[LiftNeg], 12), st(&[LiftObj], 3)]),
     r("pi.developer-mode", C::PromptInjection, Line, &[st(&[Mode], 0), st(&[ModeName], 1), st(&[LiftObj], 12), st(&[LiftNeg], 3)]),
     r("pi.developer-mode", C::PromptInjection, Sentence, &[nn(&[DoAnything], 0)]),
-    r("pi.developer-mode", C::PromptInjection, Sentence, &[st(&[YouAre], 0), st(&[Unbound], 2)]),
+    r("pi.developer-mode", C::PromptInjection, Sentence, &[nn(&[YouAre], 0), st(&[Unbound], 2)]),
     r("pi.developer-mode", C::PromptInjection, Sentence, &[nn(&[Pretend], 0), st(&[LiftNeg], 6), st(&[LiftObj], 3)]),
     r("pi.hidden-instructions", C::PromptInjection, Sentence, &[st(&[HiddenAdj], 0), st(&[HiddenObj], 1)]),
     r("pi.hidden-instructions", C::PromptInjection, Sentence, &[st(&[HiddenObj], 0), st(&[HiddenAdj], 5), st(&[From], 0), st(&[UserW], 1)]),
@@ -895,10 +895,21 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
     // example word ("like", "вроде") at most three words before it, or
     // a quotation opened inside parentheses (`role-play ('you are …')`,
     // «инструкция («забудь …»)»), which gives an example of what precedes.
+    // A word of a name (`ci.example.org`, `x@example.net`,
+    // `notes.example/pricing`) is no example word: hosts are named anyhow.
+    let in_name = |h: &Hit| {
+        let b = raw.as_bytes();
+        let before = b[..h.start as usize].last().copied();
+        let after = b.get(h.end as usize).copied();
+        let next = b.get(h.end as usize + 1).copied();
+        matches!(before, Some(b'.' | b'@' | b'/'))
+            || (matches!(after, Some(b'.' | b'/' | b'@'))
+                && next.is_some_and(|c| c.is_ascii_alphanumeric()))
+    };
     let mut example = vec![false; n];
     let about_attacks: FxHashSet<u32> = hits
         .iter()
-        .filter(|h| matches!(h.f, Example | AttackSign | Incident))
+        .filter(|h| matches!(h.f, Example | AttackSign | Incident) && !in_name(h))
         .filter_map(|h| words.get(h.w0 as usize).map(|w| w.line))
         .collect();
     for h in &hits {
@@ -908,6 +919,9 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
                     .get(h.w0 as usize)
                     .is_some_and(|w| about_attacks.contains(&w.line))
         };
+        if in_name(h) {
+            continue;
+        }
         if h.f == Example || weak_here() {
             (h.w0..h.w1).for_each(|w| example[w as usize] = true);
         }
@@ -918,7 +932,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
     // open after that word.
     let mut framed = vec![false; n];
     for h in &hits {
-        if h.f == Example {
+        if h.f == Example && !in_name(h) {
             let s = h.sent;
             let mut k = h.w1 as usize;
             while k < n && words[k].sent == s && !framed[k] {
@@ -932,7 +946,9 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         let gap = &sk.text[words[w - 1].at.1 as usize..words[w].at.0 as usize];
         let quote = |c: char| matches!(c, '"' | '\'' | '«' | '“' | '„' | '‘' | '`');
         let in_brackets = gap.trim_end_matches(quote).ends_with('(') && gap.ends_with(quote);
-        if gap.contains(quote)
+        // An HTML comment given as an example ("a comment like <!-- … -->")
+        // is quoted as a quotation mark quotes.
+        if (gap.contains(quote) || gap.contains("<!--"))
             && (in_brackets
                 || framed[w]
                 || (w.saturating_sub(3)..w).any(|k| example[k] && words[k].sent == words[w].sent))
@@ -951,7 +967,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         let mut k = w + 1;
         while k < n && words[k].sent == words[w].sent {
             let gap = &sk.text[words[k - 1].at.1 as usize..words[k].at.0 as usize];
-            if gap.contains(['"', '\'', '»', '”', '’', '`', '“']) {
+            if gap.contains(['"', '\'', '»', '”', '’', '`', '“']) || gap.contains("-->") {
                 break;
             }
             quoted[k] = true;
@@ -1161,6 +1177,10 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
         .filter(|h| h.f == Directive)
         .map(|h| h.sent)
         .collect();
+    // An entry whose first words name a past incident ("Incident 57
+    // summary: …", «Разбор PR #1432: …», a post-mortem's heading) is a
+    // write-up as a whole: every unit of it is the incident's unit.
+    let write_up = hits.iter().any(|h| h.f == Incident && h.w0 < 4);
     for h in hits {
         for &(ri, si) in &listen[h.f as usize] {
             let (ri, si) = (ri as usize, si as usize);
@@ -1248,7 +1268,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
         if findings.iter().any(|f| f.id == rule.id) || vetoed.contains(&(ri, unit)) {
             continue;
         }
-        if incident.contains(&(ri, unit))
+        if (incident.contains(&(ri, unit)) || (write_up && rule.veto.contains(&Incident)))
             && !hits_in(hits, start, end)
                 .iter()
                 .any(|h| directive.contains(&h.sent))
