@@ -1,10 +1,11 @@
 //! The scanner's learned layer (`src/scan/model.rs`): the compiled-in
 //! model is exactly what the trainer produces from the development split,
-//! the project corpus and the chat of LoCoMo's even-numbered conversations;
-//! in the odd-numbered ones, which it never trains on, it adds at most
-//! [`scan_model::CHAT_CAP`] blocked turns over the rules, alone or beside
-//! the turn before; and it only speaks where the rules saw something and
-//! let the text through.
+//! the project corpus, the chat of LoCoMo's even-numbered conversations
+//! and the even-numbered ordinary notes; in the odd-numbered conversations,
+//! which it never trains on, it adds at most [`scan_model::CHAT_CAP`]
+//! blocked turns over the rules, alone or beside the turn before, and at
+//! most [`scan_model::NOTES_CAP`] blocked odd-numbered notes; and it only
+//! speaks where the rules saw something and let the text through.
 #[path = "../examples/common/scan_model.rs"]
 mod scan_model;
 
@@ -53,6 +54,17 @@ fn chat_it_never_trained_on_is_left_alone() {
             .collect();
         assert!(added.len() <= scan_model::CHAT_CAP, "{added:#?}");
     }
+}
+
+#[test]
+fn ordinary_notes_it_never_trained_on_are_left_alone() {
+    let notes = scan_model::notes(1);
+    assert!(notes.len() >= 300, "{} notes", notes.len());
+    let added: Vec<&String> = notes
+        .iter()
+        .filter(|t| scan(t).blocked && !rules_verdict(t).blocked)
+        .collect();
+    assert!(added.len() <= scan_model::NOTES_CAP, "{added:#?}");
 }
 
 #[test]
