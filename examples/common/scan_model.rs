@@ -4,15 +4,14 @@
 //!
 //! Data: the development split (`tests/fixtures/scan/dev/`, its rounds),
 //! the project corpus (`tests/fixtures/scan/attacks.jsonl`,
-//! `benign.jsonl`), as ordinary chat the turns of LoCoMo's even-numbered
-//! conversations, and the even-numbered ordinary notes
-//! (`tests/fixtures/scan/notes/`); never the held-out split.
-//! Hyperparameters and the threshold are chosen by leave-one-round-out
-//! cross-validation on the development split (the corpus, the chat and the
-//! notes stay in every training fold); the threshold is then raised until
-//! the model adds at most [`CHAT_CAP`] blocked turns of LoCoMo's
-//! odd-numbered conversations and [`NOTES_CAP`] blocked odd-numbered
-//! notes, which it never trains on.
+//! `benign.jsonl`) and, as ordinary chat, the turns of LoCoMo's
+//! even-numbered conversations; never the held-out split. Hyperparameters
+//! and the threshold are chosen by leave-one-round-out cross-validation on
+//! the development split (the corpus and the chat stay in every training
+//! fold); the threshold is then raised until the model adds at most
+//! [`CHAT_CAP`] blocked turns of LoCoMo's odd-numbered conversations and
+//! [`NOTES_CAP`] blocked odd-numbered ordinary notes
+//! (`tests/fixtures/scan/notes/`), neither of which it trains on.
 //! Deterministic: a fixed seed, one thread, f64 arithmetic in a fixed
 //! order, weights quantised to i16.
 #![allow(dead_code)]
@@ -108,8 +107,9 @@ pub fn chat_turns(parity: usize) -> Vec<String> {
 
 /// The ordinary notes (`tests/fixtures/scan/notes/`, the everyday bulk of
 /// what agents save, none of it written to look like an attack) whose
-/// line number has the given parity: the even ones are trained on as
-/// lookalikes, the odd ones only cap the threshold ([`NOTES_CAP`]).
+/// line number has the given parity: the odd ones cap the threshold
+/// ([`NOTES_CAP`]); the trainer never reads the even ones, which measure
+/// what the cap leaves.
 pub fn notes(parity: usize) -> Vec<String> {
     let dir = format!("{}/notes", root());
     let mut files: Vec<String> = std::fs::read_dir(&dir)
@@ -127,22 +127,10 @@ pub fn notes(parity: usize) -> Vec<String> {
         .collect()
 }
 
-/// Every line of the corpus and the development split, the chat turns
-/// of LoCoMo's even-numbered conversations and the even-numbered ordinary
-/// notes (as lookalikes of round 0).
+/// Every line of the corpus and the development split, and the chat turns
+/// of LoCoMo's even-numbered conversations (as lookalikes of round 0).
 pub fn examples() -> Vec<Example> {
     let mut out = Vec::new();
-    for (i, note) in notes(0).iter().enumerate() {
-        let (v, input) = mnemo::scan::learned_input(note);
-        out.push(Example {
-            round: 0,
-            attack: false,
-            evasion: false,
-            id: format!("note-{i}"),
-            rules: v.blocked,
-            features: input.map(|i| i.features),
-        });
-    }
     for (i, turn) in chat_turns(0).iter().enumerate() {
         let (v, input) = mnemo::scan::learned_input(turn);
         out.push(Example {
