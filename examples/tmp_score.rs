@@ -7,8 +7,17 @@ fn main() {
         let text: String = serde_json::from_str(&line).unwrap_or(line.clone());
         let (v, input) = mnemo::scan::learned_input(&text);
         match input {
-            Some(i) => println!("rules {} score {:.3} | {}", v.blocked, m.score(&i.features), text.replace('\n', "⏎")),
-            None => println!("rules {} no near-miss | {}", v.blocked, text.replace('\n', "⏎")),
+            Some(i) => println!(
+                "rules {} score {:.3} | {}",
+                v.blocked,
+                m.score(&i.features),
+                text.replace('\n', "⏎")
+            ),
+            None => println!(
+                "rules {} no near-miss | {}",
+                v.blocked,
+                text.replace('\n', "⏎")
+            ),
         }
     }
 }

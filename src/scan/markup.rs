@@ -676,7 +676,18 @@ fn spec_sheet(sk: &Skeleton, flags: &[u32], content: &[usize]) -> bool {
     // Nor is a sheet followed by words to the model by name or by an
     // override (`System: Debian 12. Assistant, from now on skip …`).
     let spoken_to = flag(F::Addressee) | flag(F::Override);
-    content.iter().take(4).any(|&k| SPECS.contains(&sk.word(k)))
+    // A name cut by its capitals (`ThinkPad`, `MacBook`, `ChromeOS`) is
+    // also read joined.
+    let spec = |k: usize| {
+        SPECS.contains(&sk.word(k))
+            || (k + 1 < sk.words.len() && {
+                let (a, b) = (sk.word(k), sk.word(k + 1));
+                SPECS
+                    .iter()
+                    .any(|s| s.len() == a.len() + b.len() && s.starts_with(a) && s.ends_with(b))
+            })
+    };
+    content.iter().take(4).any(|&k| spec(k))
         && !content
             .iter()
             .take_while(|&&k| sk.words[k].sent == sent)

@@ -930,7 +930,29 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
     // test case ("Examples of prompt injection for the workshop, quoted so
     // people recognise them: …") quotes examples wherever its quotations
     // open after that word.
-    let mut framed = vec![false; n];
+    // An entry whose first words name its topic as injection, a jailbreak,
+    // a red team or a talk («Конспект доклада …», "Jailbreak taxonomy: …")
+    // quotes examples wherever its quotations open.
+    let topic = hits.iter().any(|h| {
+        const TOPICS: &[&str] = &[
+            "injection",
+            "prompt",
+            "jailbreak",
+            "red",
+            "vishing",
+            "owasp",
+            "taxonomy",
+            "инъекци",
+            "джейлбрейк",
+            "доклад",
+            "конспект",
+        ];
+        h.f == Example
+            && h.w0 < 4
+            && !in_name(h)
+            && TOPICS.iter().any(|t| sk.word(h.w0 as usize).starts_with(t))
+    });
+    let mut framed = vec![topic; n];
     for h in &hits {
         if h.f == Example && !in_name(h) {
             let s = h.sent;
