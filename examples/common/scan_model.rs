@@ -354,18 +354,7 @@ pub const NOTES_CAP: usize = 2;
 /// [`NOTES_CAP`] blocked notes of the odd-numbered ordinary notes.
 pub fn notes_floor(bytes: &[u8]) -> f32 {
     let m = Model::parse(bytes).unwrap();
-    let mut scores: Vec<f32> = notes(1)
-        .iter()
-        .filter_map(|t| {
-            let (v, input) = mnemo::scan::learned_input(t);
-            (!v.blocked).then_some(input).flatten()
-        })
-        .map(|i| m.score(&i.features))
-        .collect();
-    scores.sort_by(|a, b| b.total_cmp(a));
-    scores
-        .get(NOTES_CAP)
-        .map_or(f32::NEG_INFINITY, |s| next_up(*s))
+    cap_floor(&m, &notes(1), NOTES_CAP)
 }
 
 /// The lowest threshold at which the model (`bytes`) adds at most
@@ -379,22 +368,23 @@ pub fn chat_floor(bytes: &[u8]) -> (f32, usize) {
         .windows(2)
         .map(|w| mnemo::store::side_by_side(&w[0], &w[1]))
         .collect();
-    let mut floor = f32::NEG_INFINITY;
-    for texts in [&turns, &pairs] {
-        let mut scores: Vec<f32> = texts
-            .iter()
-            .filter_map(|t| {
-                let (v, input) = mnemo::scan::learned_input(t);
-                (!v.blocked).then_some(input).flatten()
-            })
-            .map(|i| m.score(&i.features))
-            .collect();
-        scores.sort_by(|a, b| b.total_cmp(a));
-        if let Some(s) = scores.get(CHAT_CAP) {
-            floor = floor.max(next_up(*s));
-        }
-    }
+    let floor = cap_floor(&m, &turns, CHAT_CAP).max(cap_floor(&m, &pairs, CHAT_CAP));
     (floor, turns.len())
+}
+
+/// The lowest threshold at which `m` blocks at most `cap` of `texts` that
+/// the rules let through.
+fn cap_floor(m: &Model, texts: &[String], cap: usize) -> f32 {
+    let mut scores: Vec<f32> = texts
+        .iter()
+        .filter_map(|t| {
+            let (v, input) = mnemo::scan::learned_input(t);
+            (!v.blocked).then_some(input).flatten()
+        })
+        .map(|i| m.score(&i.features))
+        .collect();
+    scores.sort_by(|a, b| b.total_cmp(a));
+    scores.get(cap).map_or(f32::NEG_INFINITY, |s| next_up(*s))
 }
 
 /// Blocked and total: ordinary attacks, evasions, lookalikes.
