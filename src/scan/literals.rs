@@ -694,12 +694,8 @@ fn authenticates(t: &[u8], s: usize) -> bool {
                 rest.ends_with(b":") && !rest.contains(&b' ')
             })
     };
-    // A bot API's own token in its path (`api.telegram.org/bot$TOKEN/…`).
-    const BOT_API: &[u8] = b"api.telegram.org/bot";
-    let bot_api = before.len() >= BOT_API.len()
-        && before[before.len() - BOT_API.len()..].eq_ignore_ascii_case(BOT_API);
     found
-        || bot_api
+        || in_bot_api_path(before)
         || user_colon(b"-u ")
         || user_colon(b"--user ")
         || before.ends_with(b"-u ")
@@ -710,6 +706,15 @@ fn authenticates(t: &[u8], s: usize) -> bool {
         || before.ends_with(b"replace ")
         || before.ends_with("замените ".as_bytes())
         || before.ends_with("замени ".as_bytes())
+}
+
+/// Whether `before` ends where a bot API puts its own token in the path
+/// (`api.telegram.org/bot$TOKEN/…`): the request's credential, not a
+/// secret sent.
+fn in_bot_api_path(before: &[u8]) -> bool {
+    const BOT_API: &[u8] = b"api.telegram.org/bot";
+    before.len() >= BOT_API.len()
+        && before[before.len() - BOT_API.len()..].eq_ignore_ascii_case(BOT_API)
 }
 
 /// `$(…)` whose command reads a secret: `$(gh auth token)`, `$(cat
@@ -1290,10 +1295,10 @@ fn host_root(t: &[u8], s: usize, e: usize) -> Option<usize> {
 /// `{{secret}}`, `{the GITHUB_TOKEN value}`, `<пароль>`.
 fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     let end = url_end(t, e);
-    // A secret the URL authenticates with is no secret sent: a bot API's
-    // own token (`api.telegram.org/bot$TOKEN/…`), and a placeholder for
-    // the user part (`https://<public_key>@o1.ingest.example.io`).
-    let bot_api = |at: usize| t[e..at].eq_ignore_ascii_case(b"api.telegram.org/bot");
+    // A placeholder the URL authenticates with is no secret sent: a bot
+    // API's own token ([`in_bot_api_path`]; a `$VAR` there is already no
+    // secret variable) and the user part
+    // (`https://<public_key>@o1.ingest.example.io`).
     let user_part = |at: usize, past: usize| {
         let rest = &t[past.min(t.len())..];
         let upto = rest
@@ -1306,7 +1311,7 @@ fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     // The URL stops at a space or a `<`; a placeholder that starts in it
     // (or right after it) is read on to its closing bracket.
     while i <= end && i < t.len() {
-        if t[i] == b'$' && i < end && !bot_api(i) && secret_var(t, i, i + 1).is_some() {
+        if t[i] == b'$' && i < end && secret_var(t, i, i + 1).is_some() {
             return Some(end);
         }
         if matches!(t[i], b'{' | b'<') {
@@ -1315,7 +1320,10 @@ fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
             let close = (i + 1..limit)
                 .find(|&k| t[k] == close_ch || t[k] == b'\n')
                 .unwrap_or(limit);
-            if secret_words(&t[i + 1..close]) && !bot_api(i) && !user_part(i, close + 1) {
+            if secret_words(&t[i + 1..close])
+                && !in_bot_api_path(&t[e..i])
+                && !user_part(i, close + 1)
+            {
                 return Some(end.max(close));
             }
             i = close.max(i + 1);

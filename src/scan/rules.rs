@@ -190,6 +190,10 @@ const fn cw(id: &'static str, category: Category, unit: Unit, steps: &'static [S
 /// Far, within a line.
 const FAR: u16 = 40;
 
+/// The words that open an entry, where a heading names what the whole
+/// entry is ("Incident 57 summary:", "Jailbreak taxonomy:").
+const OPENING_WORDS: u32 = 4;
+
 /// Acts done without someone's consent.
 const CONSENT_ACTS: &[F] = &[F::Act, F::SendImp, F::Send, F::Give, F::Add, F::Include];
 
@@ -948,7 +952,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             "конспект",
         ];
         h.f == Example
-            && h.w0 < 4
+            && h.w0 < OPENING_WORDS
             && !in_name(h)
             && TOPICS.iter().any(|t| sk.word(h.w0 as usize).starts_with(t))
     });
@@ -1202,7 +1206,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
     // An entry whose first words name a past incident ("Incident 57
     // summary: …", «Разбор PR #1432: …», a post-mortem's heading) is a
     // write-up as a whole: every unit of it is the incident's unit.
-    let write_up = hits.iter().any(|h| h.f == Incident && h.w0 < 4);
+    let write_up = hits.iter().any(|h| h.f == Incident && h.w0 < OPENING_WORDS);
     for h in hits {
         for &(ri, si) in &listen[h.f as usize] {
             let (ri, si) = (ri as usize, si as usize);
