@@ -20,7 +20,10 @@
 //!   a model reads a chat's second person as an order;
 //! - the word classes the rules saw there, and pairs of them in order;
 //! - which rules came close (a rule's index: the model is retrained, and
-//!   checked against the trainer, whenever the rules change).
+//!   checked against the trainer, whenever the rules change);
+//! - each stem and each word class paired with the first near-miss's
+//!   category, so a word can weigh differently near a secret file than
+//!   near an override verb.
 //!
 //! It must never overrule the rules: it adds a finding (`learned.score`,
 //! the near-miss's category) to a text the rules let through, and nothing
@@ -185,6 +188,9 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
         ranges.get(i).is_some_and(|r| r.0 <= s)
     };
     let lx = Lexicon::get();
+    // The near-miss's category: stems and word classes are also read paired
+    // with it ("send" near a secret file is not "send" near an override).
+    let cat = first.category.name().as_bytes();
     let mut out: Vec<u32> = Vec::new();
     let mut prev_stem: Option<std::rc::Rc<super::lexicon::Looked>> = None;
     let mut prev2_stem: Option<std::rc::Rc<super::lexicon::Looked>> = None;
@@ -204,6 +210,7 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
         let looked = lx.stem_of(word);
         let stem = looked.stem.as_bytes();
         out.push(bucket(1, &[stem]));
+        out.push(bucket(10, &[cat, stem]));
         if opens {
             out.push(bucket(8, &[stem]));
         }
@@ -241,12 +248,13 @@ pub(super) fn input(sk: &Skeleton, hits: &[Hit], near: &[NearMiss]) -> Option<In
         }
         let f = (h.f as u32).to_le_bytes();
         out.push(bucket(4, &[&f]));
+        out.push(bucket(11, &[cat, &f]));
         if let Some(p) = prev_class {
             out.push(bucket(5, &[&p.to_le_bytes(), &f]));
         }
         prev_class = Some(h.f as u32);
     }
-    out.push(bucket(6, &[first.category.name().as_bytes()]));
+    out.push(bucket(6, &[cat]));
     for m in near {
         out.push(bucket(9, &[&m.rule.to_le_bytes()]));
     }

@@ -1398,6 +1398,16 @@ mod tests {
                 h.quoted
             );
         }
+        let mut findings = Vec::new();
+        for m in run_rules(&a.hits, &mut findings) {
+            let rule = &RULES[m.rule as usize];
+            println!(
+                "near-miss {} ({:?}) at word {}",
+                rule.id,
+                rule.steps.len(),
+                m.w0
+            );
+        }
         println!("{:?}", crate::scan::rules_verdict(&text).ids());
     }
 
