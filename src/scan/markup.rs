@@ -152,6 +152,29 @@ fn css_zero(style: &[u8], prop: &[u8]) -> bool {
     false
 }
 
+/// Whether a style moves its element off the screen (`left:-9999px`,
+/// `text-indent:-10000px`, `top:-999em`): three digits or more.
+fn off_screen(style: &[u8]) -> bool {
+    [&b"left:-"[..], b"top:-", b"text-indent:-", b"margin-left:-"]
+        .iter()
+        .any(|prop| {
+            let mut from = 0;
+            while let Some(p) = find_bytes(&style[from..], prop) {
+                let at = from + p + prop.len();
+                let digits = style[at..]
+                    .iter()
+                    .take_while(|c| c.is_ascii_digit())
+                    .count();
+                let before = (from + p).checked_sub(1).map(|k| style[k]);
+                if digits >= 3 && before.is_none_or(|c| matches!(c, b';' | b'"' | b'\'')) {
+                    return true;
+                }
+                from = at;
+            }
+            false
+        })
+}
+
 fn find_bytes(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
@@ -179,6 +202,12 @@ fn hides(tag: &[u8], name: &[u8]) -> bool {
         || css_zero(style, b"font-size:")
         || css_zero(style, b"opacity:")
         || find_bytes(style, b"color:transparent").is_some()
+        || off_screen(style)
+        || find_bytes(style, b"clip:rect(0").is_some()
+        || find_bytes(style, b"transform:scale(0)").is_some()
+        || (css_zero(style, b"height:") && find_bytes(style, b"overflow:hidden").is_some())
+        || find_bytes(&compact, b"visibility=\"hidden").is_some()
+        || find_bytes(&compact, b"visibility='hidden").is_some()
         || (white(style, b"color:")
             && (white(style, b"background:") || white(style, b"background-color:")))
     {

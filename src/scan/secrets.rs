@@ -2003,7 +2003,15 @@ fn placeholder(v: &str) -> bool {
         ">",
     ];
     let lower = v.to_lowercase();
-    v.starts_with(['$', '%', '{', '<', '[', '('])
+    // `%VAR%`, `%(name)s`, `%s`: a variable; a `%` that opens a password
+    // (`%G_nqIF*s7…`) is one of its characters.
+    let percent_var = v.starts_with('%')
+        && ((v.len() > 1 && v.ends_with('%'))
+            || v.starts_with("%(")
+            || v.starts_with("%{")
+            || v.len() <= 2);
+    percent_var
+        || v.starts_with(['$', '{', '<', '[', '('])
         || v.starts_with("**")
         || v.chars().all(|c| c == '*')
         || MARKS.iter().any(|m| lower.contains(m))
