@@ -1074,7 +1074,8 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     ]),
     (F::Disable, &[
         "disable", "deactivate", "turn off", "switch off", "bypass", "remove", "uninstall", "=skip",
-        "kill", "=stop", "circumvent", "get rid of", "rip out", "=delete", "отключ*", "выключ*",
+        "kill", "=stop", "circumvent", "get rid of", "rip out", "=delete", "exempt from",
+        "exempted from", "sit out", "отключ*", "выключ*",
         "обойд*", "обход*", "убер*", "удали*", "удалит*", "снеси*", "выруб*",
     ]),
     (F::SafetyObj, &[
@@ -1085,7 +1086,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "safety guardrails", "safety rules", "safety measures", "guardrails", "write approval",
         "write approvals", "approval gate", "approval step", "approval prompt", "approval prompts",
         "content filter", "content filtering", "content moderation", "moderation",
-        "security checks", "security check", "injection protection", "сканер*", "защит* памяти",
+        "security checks", "security check", "injection protection", "=screening",
+        "screening step", "memory screening", "save approvals", "approval queue", "approval flow",
+        "сканер*", "защит* памяти",
         "проверк* безопасности", "фильтр* контент*", "модераци*",
         "ограничени* безопасности", "защит* от инъекци*",
     ]),

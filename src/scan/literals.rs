@@ -1090,13 +1090,38 @@ fn full_access_value(t: &[u8], _s: usize, e: usize) -> Option<usize> {
     (value_after(t, e)? == b"danger-full-access").then_some(e)
 }
 
-fn off_value(t: &[u8], _s: usize, e: usize) -> Option<usize> {
-    let v = value_after(t, e)?;
-    matches!(
-        v,
-        b"false" | b"off" | b"no" | b"0" | b"disabled" | b"none" | b"never"
-    )
-    .then_some(e)
+fn off_value(t: &[u8], s: usize, e: usize) -> Option<usize> {
+    let off = |v: &[u8]| {
+        matches!(
+            v,
+            b"false" | b"off" | b"no" | b"0" | b"disabled" | b"none" | b"never"
+        )
+    };
+    if let Some(v) = value_after(t, e) {
+        return off(v).then_some(e);
+    }
+    // A command line's `config set memory.write_approval false`: the value
+    // after a space, where `set` opens the command.
+    // Only the 64 bytes before it on its line are read: a text of many
+    // hits stays linear.
+    let near = &t[s.saturating_sub(64)..s];
+    let line = &near[near.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)..];
+    let set = line.windows(4).any(|w| w == b"set ");
+    let mut i = e;
+    while i < t.len() && i - e < 24 && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'.' | b'_'))
+    {
+        i += 1;
+    }
+    if !set || at(t, i) != b' ' {
+        return None;
+    }
+    let start = i + 1;
+    let end = start
+        + t[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .count();
+    off(&t[start..end]).then_some(e)
 }
 
 fn approve_all(t: &[u8], _s: usize, e: usize) -> Option<usize> {
