@@ -14,7 +14,7 @@ use splits::{lines, mandated, refused};
 const FLOOR: f64 = 0.89;
 
 /// The same for the rounds added since (authors from [`NEWER`] on: rounds
-/// 20 to 29; 70% of rounds 21 and 22 when they came in, blind rounds the
+/// 20 to 31; 70% of rounds 21 and 22 when they came in, blind rounds the
 /// rules had not been tuned on).
 /// Rounds that come in later start a floor of their own or join this one
 /// at its rate, so a harder round never lowers a floor.
@@ -31,8 +31,8 @@ const LOOKALIKE_LIMIT: f64 = 0.01;
 
 /// The same for the rounds from [`NEWER`] on, whose lookalikes were written
 /// harder (long camouflaged notes, delivery runbooks, incident write-ups and
-/// talks that quote attacks): 1.7% of them were blocked when round 29 came
-/// in. Lowered as the rules improve; never raised to let a change through
+/// talks that quote attacks): 1.7% of them were blocked when rounds 29 to
+/// 31 came in. Lowered as the rules improve; never raised to let a change through
 /// (a round that comes in later joins at this limit or starts its own).
 const LOOKALIKE_LIMIT_SINCE_ROUND_20: f64 = 0.018;
 
