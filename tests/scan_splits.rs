@@ -54,7 +54,7 @@ fn the_development_split_holds_its_ground() {
     let refusals: Vec<(u32, bool)> = attacks.iter().map(|l| (author(l), refused(l))).collect();
     // Lookalikes that quote a chat-template token or a wrapper tag are
     // blocked by design (issue 13: they block wherever they appear), so
-    // they are counted apart from the 1% limit.
+    // they are counted apart from the lookalike limits.
     let (by_design, judged): (Vec<&serde_json::Value>, Vec<&serde_json::Value>) =
         benign.iter().partition(|l| mandated(l));
     assert!(
@@ -62,7 +62,10 @@ fn the_development_split_holds_its_ground() {
         "{} lookalikes blocked for a template token or wrapper tag alone",
         by_design.len()
     );
-    for (floor, newer) in [(FLOOR, false), (FLOOR_SINCE_ROUND_20, true)] {
+    for (floor, limit, newer) in [
+        (FLOOR, LOOKALIKE_LIMIT, false),
+        (FLOOR_SINCE_ROUND_20, LOOKALIKE_LIMIT_SINCE_ROUND_20, true),
+    ] {
         let rounds = if newer {
             format!("authors d{NEWER} on")
         } else {
@@ -83,26 +86,21 @@ fn the_development_split_holds_its_ground() {
             100.0 * rate,
             100.0 * floor
         );
-    }
-    for (limit, newer) in [
-        (LOOKALIKE_LIMIT, false),
-        (LOOKALIKE_LIMIT_SINCE_ROUND_20, true),
-    ] {
-        let group: Vec<&&serde_json::Value> = judged
+        let lookalikes: Vec<&&serde_json::Value> = judged
             .iter()
             .filter(|l| (author(l) >= NEWER) == newer)
             .collect();
-        let false_positives: Vec<&str> = group
+        assert!(!lookalikes.is_empty(), "no lookalikes of {rounds}");
+        let false_positives: Vec<&str> = lookalikes
             .iter()
             .filter(|l| refused(l))
             .map(|l| l["id"].as_str().unwrap())
             .collect();
         assert!(
-            false_positives.len() as f64 <= limit * group.len() as f64,
-            "{} of {} lookalikes of authors {} d{NEWER} blocked, over {:.1}%: {false_positives:?}",
+            false_positives.len() as f64 <= limit * lookalikes.len() as f64,
+            "{rounds}: {} of {} lookalikes blocked, over {:.1}%: {false_positives:?}",
             false_positives.len(),
-            group.len(),
-            if newer { "from" } else { "before" },
+            lookalikes.len(),
             100.0 * limit
         );
     }

@@ -1040,14 +1040,33 @@ fn flag_end(t: &[u8], s: usize, e: usize) -> Option<usize> {
     (s > 0 && t[s - 1] == b' ' && !is_word(at(t, e)) && at(t, e) != b'-').then_some(e)
 }
 
-/// `key = value`: the value after `:`, `=` or ` to `, without quotes.
-fn value_after(t: &[u8], e: usize) -> Option<&[u8]> {
+/// Where a key's name ends that a literal matched the start of
+/// (`scanner.enabled`, `scanner_enabled`).
+fn key_end(t: &[u8], e: usize) -> usize {
     let mut i = e;
-    // `scanner.enabled`, `scanner_enabled`.
     while i < t.len() && i - e < 24 && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'.' | b'_'))
     {
         i += 1;
     }
+    i
+}
+
+/// The value word at `start`: letters, digits, `-`, `_`, `*`.
+fn value_at(t: &[u8], start: usize) -> &[u8] {
+    let start = start.min(t.len());
+    let mut i = start;
+    while i < t.len()
+        && i - start < 32
+        && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'-' | b'_' | b'*'))
+    {
+        i += 1;
+    }
+    &t[start..i]
+}
+
+/// `key = value`: the value after `:`, `=` or ` to `, without quotes.
+fn value_after(t: &[u8], e: usize) -> Option<&[u8]> {
+    let mut i = key_end(t, e);
     if matches!(at(t, i), b'"' | b'\'') {
         i += 1;
     }
@@ -1063,14 +1082,7 @@ fn value_after(t: &[u8], e: usize) -> Option<&[u8]> {
     while matches!(at(t, i), b'"' | b'\'' | b'`') {
         i += 1;
     }
-    let start = i;
-    while i < t.len()
-        && i - start < 32
-        && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'-' | b'_' | b'*'))
-    {
-        i += 1;
-    }
-    Some(&t[start..i])
+    Some(value_at(t, i))
 }
 
 fn never_value(t: &[u8], _s: usize, e: usize) -> Option<usize> {
@@ -1107,21 +1119,8 @@ fn off_value(t: &[u8], s: usize, e: usize) -> Option<usize> {
     let near = &t[s.saturating_sub(64)..s];
     let line = &near[near.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1)..];
     let set = line.windows(4).any(|w| w == b"set ");
-    let mut i = e;
-    while i < t.len() && i - e < 24 && (t[i].is_ascii_alphanumeric() || matches!(t[i], b'.' | b'_'))
-    {
-        i += 1;
-    }
-    if !set || at(t, i) != b' ' {
-        return None;
-    }
-    let start = i + 1;
-    let end = start
-        + t[start..]
-            .iter()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .count();
-    off(&t[start..end]).then_some(e)
+    let i = key_end(t, e);
+    (set && at(t, i) == b' ' && off(value_at(t, i + 1))).then_some(e)
 }
 
 fn approve_all(t: &[u8], _s: usize, e: usize) -> Option<usize> {

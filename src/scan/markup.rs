@@ -133,23 +133,31 @@ fn template(t: &[u8]) -> Option<(usize, usize)> {
     None
 }
 
-/// The value of a CSS property in a style attribute, spaces removed.
-fn css_zero(style: &[u8], prop: &[u8]) -> bool {
+/// The values of CSS property `prop` (with its colon) in a style
+/// attribute, spaces removed: each where the property's name starts at
+/// the attribute's start, after `;`, `{` or a quote, so `height:` is not
+/// read inside `min-height:` or `line-height:`.
+fn css_values<'a>(style: &'a [u8], prop: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
     let mut from = 0;
-    while let Some(p) = find_bytes(&style[from..], prop) {
-        let at = from + p + prop.len();
-        from = at;
-        let v = &style[at..];
-        let num: Vec<u8> = v
-            .iter()
-            .copied()
-            .take_while(|c| c.is_ascii_digit() || *c == b'.')
-            .collect();
-        if !num.is_empty() && num.iter().all(|c| *c == b'0' || *c == b'.') {
-            return true;
+    std::iter::from_fn(move || {
+        while let Some(p) = find_bytes(&style[from..], prop) {
+            let start = from + p;
+            from = start + prop.len();
+            let before = start.checked_sub(1).map(|k| style[k]);
+            if before.is_none_or(|c| matches!(c, b';' | b'{' | b'"' | b'\'')) {
+                return Some(&style[from..]);
+            }
         }
-    }
-    false
+        None
+    })
+}
+
+/// Whether a CSS property is zero (`font-size:0`, `opacity:0.0`).
+fn css_zero(style: &[u8], prop: &[u8]) -> bool {
+    css_values(style, prop).any(|v| {
+        let num = v.iter().take_while(|c| c.is_ascii_digit() || **c == b'.');
+        num.clone().next().is_some() && num.clone().all(|c| *c == b'0' || *c == b'.')
+    })
 }
 
 /// Whether a style moves its element off the screen (`left:-9999px`,
@@ -158,20 +166,8 @@ fn off_screen(style: &[u8]) -> bool {
     [&b"left:-"[..], b"top:-", b"text-indent:-", b"margin-left:-"]
         .iter()
         .any(|prop| {
-            let mut from = 0;
-            while let Some(p) = find_bytes(&style[from..], prop) {
-                let at = from + p + prop.len();
-                let digits = style[at..]
-                    .iter()
-                    .take_while(|c| c.is_ascii_digit())
-                    .count();
-                let before = (from + p).checked_sub(1).map(|k| style[k]);
-                if digits >= 3 && before.is_none_or(|c| matches!(c, b';' | b'"' | b'\'')) {
-                    return true;
-                }
-                from = at;
-            }
-            false
+            css_values(style, prop)
+                .any(|v| v.iter().take_while(|c| c.is_ascii_digit()).count() >= 3)
         })
 }
 
@@ -205,7 +201,10 @@ fn hides(tag: &[u8], name: &[u8]) -> bool {
         || off_screen(style)
         || find_bytes(style, b"clip:rect(0").is_some()
         || find_bytes(style, b"transform:scale(0)").is_some()
-        || (css_zero(style, b"height:") && find_bytes(style, b"overflow:hidden").is_some())
+        || ([&b"height:"[..], b"max-height:", b"line-height:"]
+            .iter()
+            .any(|p| css_zero(style, p))
+            && find_bytes(style, b"overflow:hidden").is_some())
         || find_bytes(&compact, b"visibility=\"hidden").is_some()
         || find_bytes(&compact, b"visibility='hidden").is_some()
         || (white(style, b"color:")

@@ -1402,7 +1402,7 @@ mod tests {
         for m in run_rules(&a.hits, &mut findings) {
             let rule = &RULES[m.rule as usize];
             println!(
-                "near-miss {} ({:?}) at word {}",
+                "near-miss {} ({} steps) at word {}",
                 rule.id,
                 rule.steps.len(),
                 m.w0
