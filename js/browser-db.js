@@ -12,12 +12,20 @@
 //   first stored whole, so that a memory deleted and made again is not
 //   taken for the one a context keeps), "size" (its serialized length) and the
 //   serialized SQLite database in pages under the numeric keys 0, 1, 2, …
-//   (a write stores the pages it changed; earlier releases kept the whole
-//   image under "image", which is read and replaced at the next write)
+//   as of the last fold, then the writes since, one record each under the
+//   array key [counter]: {size, indices, bytes} (the image's new length and
+//   the pages it changed, joined), applied in key order; a write that
+//   would make the log too long folds it into the pages instead (earlier
+//   releases kept the whole image under "image", which is read and
+//   replaced at the next write). The database's IndexedDB version is
+//   LAYOUT: a release that wrote pages only (version 1) cannot open it,
+//   so it never reads the pages without the log.
 //   Web Lock "mnemo:N" serialises writers across tabs and workers;
 //   BroadcastChannel "mnemo:N" tells the others that something changed.
 
 const PREFIX = "mnemo:";
+/** The IndexedDB version of a memory's database: its layout (see above). */
+const LAYOUT = 2;
 const OPFS_ROOT = "mnemo";
 
 function fail(code, message, cause) {
@@ -61,6 +69,13 @@ export function lockAcquire(name) {
 
 function idbError(what, e) {
   const name = e?.name ?? "";
+  if (name === "VersionError") {
+    return fail(
+      "storage",
+      `IndexedDB database ${what} was written by a newer mnemo (layout above ${LAYOUT}); update mnemo to open it`,
+      e,
+    );
+  }
   if (name === "QuotaExceededError") {
     return fail("storage", `browser storage quota exceeded while ${what}; nothing was changed`, e);
   }
@@ -88,12 +103,15 @@ function idbOpen(name) {
   const opening = new Promise((resolve, reject) => {
     let req;
     try {
-      req = indexedDB.open(PREFIX + name, 1);
+      req = indexedDB.open(PREFIX + name, LAYOUT);
     } catch (e) {
       reject(idbError("opening the database", e));
       return;
     }
-    req.onupgradeneeded = () => req.result.createObjectStore("db");
+    // Layout 1 (pages only) reads as layout 2 with an empty log.
+    req.onupgradeneeded = () => {
+      if (!req.result.objectStoreNames.contains("db")) req.result.createObjectStore("db");
+    };
     req.onsuccess = () => {
       const db = req.result;
       const forget = () => {
@@ -107,7 +125,8 @@ function idbOpen(name) {
       db.onclose = forget;
       resolve(db);
     };
-    req.onerror = () => reject(idbError("opening the database", req.error));
+    req.onerror = () =>
+      reject(idbError(req.error?.name === "VersionError" ? PREFIX + name : "opening the database", req.error));
     req.onblocked = () =>
       reject(fail("locked", `IndexedDB database ${PREFIX + name} is blocked by another tab`));
   });
@@ -160,28 +179,42 @@ export async function idbVersion(name) {
 
 /** The numeric keys from `first` on: pages of the image. */
 const pagesFrom = (first) => IDBKeyRange.bound(first, Infinity);
+/** Every array key: the log of writes since the pages were last folded. */
+const LOG = IDBKeyRange.lowerBound([]);
+
+/** `bytes` (a Uint8Array) at least `size` long, or cut to it. */
+function sized(bytes, size) {
+  if (bytes.length >= size) return bytes.length === size ? bytes : bytes.subarray(0, size);
+  const grown = new Uint8Array(size);
+  grown.set(bytes);
+  return grown;
+}
 
 /**
- * The stored image `{version, id, bytes, paged}`, or null: its pages
- * joined in key order (`paged`), or an earlier release's whole "image"
- * record; `id` is its identity stamp (null when there is none).
+ * The stored image `{version, id, bytes, paged, logged, logs, logBytes,
+ * damaged}`, or null: its pages joined in key order with the log applied
+ * (`paged`), or an earlier release's whole "image" record; `id` is its
+ * identity stamp (null when there is none); `logged` the pages the log
+ * changed, `logs` and `logBytes` its records and their bytes; `damaged`
+ * when a log record does not read as one (the log is applied up to it).
  */
 export async function idbLoad(name) {
   return withDb(name, async (db) => {
     const store = db.transaction("db", "readonly").objectStore("db");
-    const [version, id, size, legacy, pages] = await Promise.all([
+    const [version, id, size, legacy, pages, log] = await Promise.all([
       idbRequest(store.get("version"), "reading the version"),
       idbRequest(store.get("id"), "reading the version"),
       idbRequest(store.get("size"), "reading the database"),
       idbRequest(store.get("image"), "reading the database"),
       idbRequest(store.getAll(pagesFrom(0)), "reading the database"),
+      idbRequest(store.getAll(LOG), "reading the database"),
     ]);
     if (typeof version !== "number") return null;
     const stamp = typeof id === "string" ? id : null;
     if (typeof size === "number") {
       // Pages that do not add up to the size are copied as far as they go:
       // SQLite's checks on open then report the database as damaged.
-      const bytes = new Uint8Array(size);
+      let bytes = new Uint8Array(size);
       let at = 0;
       for (const page of pages) {
         if (!(page instanceof Uint8Array) || at >= size) break;
@@ -189,22 +222,52 @@ export async function idbLoad(name) {
         bytes.set(part, at);
         at += part.length;
       }
-      return { version, id: stamp, bytes, paged: true };
+      const logged = new Set();
+      let logBytes = 0;
+      let damaged = false;
+      for (const entry of log) {
+        const { size: length, page, indices, bytes: changed } = entry ?? {};
+        const fits =
+          Number.isSafeInteger(length) &&
+          length >= 0 &&
+          Number.isSafeInteger(page) &&
+          page > 0 &&
+          Array.isArray(indices) &&
+          changed instanceof Uint8Array &&
+          indices.every((i) => Number.isSafeInteger(i) && i >= 0 && i * page < length);
+        if (!fits) {
+          damaged = true;
+          break;
+        }
+        bytes = sized(bytes, length);
+        let from = 0;
+        for (const i of indices) {
+          const part = changed.subarray(from, from + Math.min(page, length - i * page));
+          bytes.set(part, i * page);
+          from += part.length;
+          logged.add(i);
+        }
+        logBytes += changed.length;
+      }
+      return { version, id: stamp, bytes, paged: true, logged: [...logged], logs: log.length, logBytes, damaged };
     }
     if (!(legacy instanceof Uint8Array)) return null;
-    return { version, id: stamp, bytes: legacy, paged: false };
+    return { version, id: stamp, bytes: legacy, paged: false, logged: [], logs: 0, logBytes: 0, damaged: false };
   });
 }
 
 /**
- * Stores a new image of `size` bytes with its version in one transaction:
- * `pages[i]` at key `indices[i]`, the pages from `count` on removed, an
- * earlier release's whole image removed when `legacy`, and `id` (unless
- * null) as the image's new identity stamp. Resolves once the
- * browser reports it durable ("strict" durability where supported); a
- * failure changes nothing.
+ * Stores the image at change counter `version`, `size` bytes long, in one
+ * transaction: `bytes` holds the pages of `page` bytes at `indices`, joined
+ * (the last page of the image may be shorter). `mode` is "log" (one log
+ * record under [version]), "fold" (the pages at their keys, the pages from
+ * the image's end on and the whole log removed) or "whole" (as "fold",
+ * and an earlier release's "image" record removed). `id` (unless null) is
+ * the image's new identity stamp. Resolves once the browser reports it
+ * durable ("strict" durability where supported); a failure changes
+ * nothing.
  */
-export async function idbSave(name, version, size, count, indices, pages, legacy, id) {
+export async function idbSave(name, version, size, page, indices, bytes, mode, id) {
   return withDb(name, (db) =>
     new Promise((resolve, reject) => {
       let tx;
@@ -220,10 +283,20 @@ export async function idbSave(name, version, size, count, indices, pages, legacy
       tx.onerror = () => {};
       try {
         const store = tx.objectStore("db");
-        for (let i = 0; i < pages.length; i++) store.put(pages[i], indices[i]);
-        store.delete(pagesFrom(count));
-        if (legacy) store.delete("image");
-        store.put(size, "size");
+        if (mode === "log") {
+          store.put({ size, page, indices: Array.from(indices), bytes }, [version]);
+        } else {
+          let from = 0;
+          for (const i of indices) {
+            const length = Math.min(page, size - i * page);
+            store.put(bytes.slice(from, from + length), i);
+            from += length;
+          }
+          store.delete(pagesFrom(Math.ceil(size / page)));
+          store.delete(LOG);
+          if (mode === "whole") store.delete("image");
+          store.put(size, "size");
+        }
         store.put(version, "version");
         if (id !== null && id !== undefined) store.put(id, "id");
       } catch (e) {

@@ -37,6 +37,8 @@ pub(crate) mod adapter;
 pub(crate) mod browser;
 #[cfg(all(feature = "js", target_arch = "wasm32"))]
 pub(crate) mod js;
+#[cfg(any(test, all(feature = "js", feature = "sqlite", target_arch = "wasm32")))]
+pub(crate) mod pages;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use dir::DirStorage;

@@ -554,8 +554,7 @@ test("indexeddb: a page reopens a memory it kept loaded; another tab's write, an
       t,
       (name) =>
         new Promise((res, rej) => {
-          const r = indexedDB.open(`mnemo:${name}`, 1);
-          r.onupgradeneeded = () => r.result.createObjectStore("db");
+          const r = indexedDB.open(`mnemo:${name}`);
           r.onerror = () => rej(r.error);
           r.onsuccess = () => {
             const db = r.result;
@@ -595,8 +594,7 @@ test("indexeddb: a page reopens a memory it kept loaded; another tab's write, an
       const { Memory } = window.mnemo;
       const idb = (n) =>
         new Promise((res, rej) => {
-          const r = indexedDB.open(`mnemo:${n}`, 1);
-          r.onupgradeneeded = () => r.result.createObjectStore("db");
+          const r = indexedDB.open(`mnemo:${n}`);
           r.onsuccess = () => res(r.result);
           r.onerror = () => rej(r.error);
         });
@@ -737,7 +735,9 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
     await m.close();
     const idb = (name) =>
       new Promise((res, rej) => {
-        const r = indexedDB.open(`mnemo:${name}`, 1);
+        const r = indexedDB.open(`mnemo:${name}`);
+        // A memory made here: layout 1 (an earlier release's), then opened
+        // by mnemo at layout 2.
         r.onupgradeneeded = () => r.result.createObjectStore("db");
         r.onsuccess = () => res(r.result);
         r.onerror = () => rej(r.error);
@@ -753,18 +753,32 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
         tx.objectStore("db").put(value, key);
         tx.oncomplete = res;
       });
-    // The stored image: its pages (numeric keys) joined, "size" long.
-    const getImage = async (db) => {
-      const size = await get(db, "size");
-      const pages = await new Promise((res) => {
-        const r = db.transaction("db").objectStore("db").getAll(IDBKeyRange.bound(0, Infinity));
+    const getAll = (db, range) =>
+      new Promise((res) => {
+        const r = db.transaction("db").objectStore("db").getAll(range);
         r.onsuccess = () => res(r.result);
       });
-      const bytes = new Uint8Array(size);
+    // The stored image: its pages (numeric keys) joined, "size" long, with
+    // the log of later writes (array keys) applied in order.
+    const getImage = async (db) => {
+      const size = await get(db, "size");
+      const pages = await getAll(db, IDBKeyRange.bound(0, Infinity));
+      let bytes = new Uint8Array(size);
       let at = 0;
       for (const p of pages) {
         bytes.set(p.subarray(0, size - at), at);
         at += Math.min(p.length, size - at);
+      }
+      for (const r of await getAll(db, IDBKeyRange.lowerBound([]))) {
+        const grown = new Uint8Array(r.size);
+        grown.set(bytes.subarray(0, Math.min(bytes.length, r.size)));
+        bytes = grown;
+        let from = 0;
+        for (const i of r.indices) {
+          const length = Math.min(r.page, r.size - i * r.page);
+          bytes.set(r.bytes.subarray(from, from + length), i * r.page);
+          from += length;
+        }
       }
       return bytes;
     };
@@ -774,6 +788,7 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
         const tx = db.transaction("db", "readwrite");
         const store = tx.objectStore("db");
         store.delete(IDBKeyRange.bound(0, Infinity));
+        store.delete(IDBKeyRange.lowerBound([]));
         for (let i = 0; i * 8192 < bytes.length; i++) store.put(bytes.slice(i * 8192, (i + 1) * 8192), i);
         store.put(bytes.length, "size");
         tx.oncomplete = res;
@@ -860,21 +875,50 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
   await page.close();
 });
 
-test("indexeddb: a write stores the pages it changed; an earlier release's single image is read and replaced", async () => {
+test("indexeddb: a write stores one log record of the pages it changed, folded into the pages as the log grows; earlier layouts are read and replaced, a newer one and a damaged log are refused", async () => {
   const page = await tab();
   const out = await run(page, async () => {
     const { Memory } = window.mnemo;
-    const idb = (name) =>
+    const idb = (name, version) =>
       new Promise((res, rej) => {
-        const r = indexedDB.open(`mnemo:${name}`, 1);
+        const r = indexedDB.open(`mnemo:${name}`, version);
+        r.onupgradeneeded = () => {
+          if (!r.result.objectStoreNames.contains("db")) r.result.createObjectStore("db");
+        };
         r.onsuccess = () => res(r.result);
         r.onerror = () => rej(r.error);
       });
-    const records = (db) =>
-      new Promise((res) => {
-        const r = db.transaction("db").objectStore("db").getAllKeys();
-        r.onsuccess = () => res(r.result);
-      });
+    const request = (r) => new Promise((res) => (r.onsuccess = () => res(r.result)));
+    const keys = async (name) => {
+      const db = await idb(name);
+      const all = await request(db.transaction("db").objectStore("db").getAllKeys());
+      db.close();
+      return all;
+    };
+    const logKeys = async (name) => (await keys(name)).filter((k) => Array.isArray(k));
+    const pageKeys = async (name) => (await keys(name)).filter((k) => typeof k === "number");
+    // The records `f` puts.
+    const puts = async (f) => {
+      const put = IDBObjectStore.prototype.put;
+      const written = [];
+      IDBObjectStore.prototype.put = function (value, key) {
+        written.push({ key, value });
+        return put.call(this, value, key);
+      };
+      try {
+        await f();
+      } finally {
+        IDBObjectStore.prototype.put = put;
+      }
+      return written;
+    };
+    const attempt = async (f) => {
+      try {
+        return await f();
+      } catch (e) {
+        return `${e.code}: ${e.message}`;
+      }
+    };
     // A memory of some size: sixty notes of about a thousand characters
     // and sixty session turns of about two thousand.
     const m = await Memory.open({ storage: "indexeddb", name: "paged" });
@@ -883,41 +927,77 @@ test("indexeddb: a write stores the pages it changed; an earlier release's singl
       await m.tool({ action: "add", target: "memory", content: `Note ${i}: ${words}` });
       await m.recordTurn({ session: `s${i % 6}`, user: `Question ${i}: ${words}`, assistant: `Answer ${i}: ${words}` });
     }
-    let db = await idb("paged");
-    const pages = (await records(db)).filter((k) => typeof k === "number").length;
-    db.close();
-    // Count the records one more note write puts.
-    const put = IDBObjectStore.prototype.put;
-    const written = [];
-    IDBObjectStore.prototype.put = function (value, key) {
-      written.push(key);
-      return put.call(this, value, key);
-    };
-    await m.tool({ action: "replace", target: "memory", old_text: "Note 30:", content: "Note 30: changed" });
-    IDBObjectStore.prototype.put = put;
+    const pages = (await pageKeys("paged")).length;
+    const logsAfterGrowth = (await logKeys("paged")).length;
+    // One more note write, and then thirty, the records they put.
+    const one = await puts(() => m.tool({ action: "replace", target: "memory", old_text: "Note 30:", content: "Note 30: changed" }));
+    const thirty = await puts(async () => {
+      for (let i = 0; i < 30; i++) await m.tool({ action: "add", target: "memory", content: `Later ${i}` });
+    });
     const after = (await m.exportMarkdown())["MEMORY.md"];
     await m.close();
-    // The same memory as an earlier release stored it: one "image" record.
-    db = await idb("paged");
+    // Another context reads pages and log alike.
+    const read = (await (await Memory.open({ storage: "indexeddb", name: "paged" })).exportMarkdown())["MEMORY.md"];
+    const logsNow = (await logKeys("paged")).length;
+
+    // The same memory as an earlier release stored it: one "image" record
+    // (the image read back with mnemo's own reader: a copy of the memory).
+    const copy = await Memory.open({ storage: "memory", name: "paged-copy" });
+    await copy.importMarkdown({ "MEMORY.md": after });
+    await copy.close();
+    let db = await idb("paged");
     const image = await new Promise((res) => {
-      const tx = db.transaction("db", "readwrite");
-      const store = tx.objectStore("db");
+      const store = db.transaction("db").objectStore("db");
       const sizeReq = store.get("size");
       const pagesReq = store.getAll(IDBKeyRange.bound(0, Infinity));
-      tx.oncomplete = () => {
-        const bytes = new Uint8Array(sizeReq.result);
+      const logReq = store.getAll(IDBKeyRange.lowerBound([]));
+      store.transaction.oncomplete = () => {
+        let bytes = new Uint8Array(sizeReq.result);
         let at = 0;
         for (const p of pagesReq.result) {
-          bytes.set(p, at);
-          at += p.length;
+          bytes.set(p.subarray(0, bytes.length - at), at);
+          at += Math.min(p.length, bytes.length - at);
+        }
+        for (const r of logReq.result) {
+          const grown = new Uint8Array(r.size);
+          grown.set(bytes.subarray(0, Math.min(bytes.length, r.size)));
+          bytes = grown;
+          let from = 0;
+          for (const i of r.indices) {
+            const length = Math.min(r.page, r.size - i * r.page);
+            bytes.set(r.bytes.subarray(from, from + length), i * r.page);
+            from += length;
+          }
         }
         res(bytes);
       };
     });
+    db.close();
+    // Layout 1 (pages only, no log) in a database at IndexedDB version 1,
+    // as the release before this layout stored it.
+    db = await idb("paged-v1", 1);
+    await new Promise((res) => {
+      const tx = db.transaction("db", "readwrite");
+      const store = tx.objectStore("db");
+      for (let i = 0; i * 8192 < image.length; i++) store.put(image.slice(i * 8192, (i + 1) * 8192), i);
+      store.put(image.length, "size");
+      store.put(1000, "version");
+      tx.oncomplete = res;
+    });
+    db.close();
+    const v1 = await Memory.open({ storage: "indexeddb", name: "paged-v1" });
+    const readV1 = (await v1.exportMarkdown())["MEMORY.md"];
+    await v1.tool({ action: "add", target: "memory", content: "Written over layout 1" });
+    await v1.close();
+    const rereadV1 = (await (await Memory.open({ storage: "indexeddb", name: "paged-v1" })).exportMarkdown())["MEMORY.md"];
+    const v1Version = (await indexedDB.databases()).find((d) => d.name === "mnemo:paged-v1")?.version;
+    // The oldest layout: the whole image as one "image" record.
+    db = await idb("paged");
     await new Promise((res) => {
       const tx = db.transaction("db", "readwrite");
       const store = tx.objectStore("db");
       store.delete(IDBKeyRange.bound(0, Infinity));
+      store.delete(IDBKeyRange.lowerBound([]));
       store.delete("size");
       // Earlier releases stored no identity stamp either.
       store.delete("id");
@@ -926,27 +1006,70 @@ test("indexeddb: a write stores the pages it changed; an earlier release's singl
     });
     db.close();
     const old = await Memory.open({ storage: "indexeddb", name: "paged" });
-    const read = (await old.exportMarkdown())["MEMORY.md"];
+    const readOld = (await old.exportMarkdown())["MEMORY.md"];
     await old.tool({ action: "add", target: "memory", content: "Written after the upgrade" });
     await old.close();
-    db = await idb("paged");
-    const keys = await records(db);
-    db.close();
+    const keysOld = await keys("paged");
     const again = await Memory.open({ storage: "indexeddb", name: "paged" });
     const reread = (await again.exportMarkdown())["MEMORY.md"];
     await again.close();
-    return { pages, written, after, read, keys, reread };
+    // A log record that is not a commit: refused, and recover() salvages
+    // the commits before it.
+    await (await Memory.open({ storage: "indexeddb", name: "paged" })).close();
+    db = await idb("paged");
+    await new Promise((res) => {
+      const tx = db.transaction("db", "readwrite");
+      const store = tx.objectStore("db");
+      // As a commit stores it: with a new change counter (a context that
+      // keeps the memory loaded reloads only when the counter moved).
+      store.get("version").onsuccess = (e) => store.put(e.target.result + 1, "version");
+      store.put({ size: 3, page: 8192, indices: [5], bytes: "not bytes" }, [1e12]);
+      tx.oncomplete = res;
+    });
+    db.close();
+    const damagedLog = await attempt(() => Memory.open({ storage: "indexeddb", name: "paged" }));
+    const recovered = await attempt(() => Memory.recover("paged", { storage: "indexeddb" }));
+    const afterRecover = (await (await Memory.open({ storage: "indexeddb", name: "paged" })).exportMarkdown())["MEMORY.md"];
+    // A newer mnemo's layout (IndexedDB version 3): refused, left alone.
+    db = await idb("future", 3);
+    db.close();
+    const future = await attempt(() => Memory.open({ storage: "indexeddb", name: "future" }));
+    const futureVersion = (await indexedDB.databases()).find((d) => d.name === "mnemo:future")?.version;
+    for (const name of ["paged", "paged-v1", "future"]) await Memory.delete(name);
+    return {
+      pages, logsAfterGrowth, one: one.map(({ key, value }) => ({ key, indices: value?.indices?.length })),
+      thirty: thirty.map(({ key }) => key), after, read, logsNow, readV1, rereadV1, v1Version, readOld,
+      keysOld, reread, damagedLog, recovered, afterRecover, future, futureVersion,
+    };
   });
-  const pagesWritten = out.written.filter((k) => typeof k === "number");
+  const summary = JSON.stringify(out).slice(0, 600);
   assert.ok(out.pages >= 16, `the memory has ${out.pages} pages`);
-  // The note write leaves the sessions' pages alone.
-  assert.ok(pagesWritten.length >= 1 && pagesWritten.length <= out.pages / 3, JSON.stringify(out).slice(0, 400));
-  assert.ok(out.written.includes("version") && out.written.includes("size"));
-  assert.match(out.after, /Note 30: changed/);
+  // A long log is folded: it never holds more than its budget of records.
+  assert.ok(out.logsAfterGrowth <= 24, summary);
+  // One note write: one log record of a few pages, and the counter.
+  const logged = out.one.filter(({ key }) => Array.isArray(key));
+  assert.equal(logged.length, 1, summary);
+  assert.ok(logged[0].indices >= 1 && logged[0].indices <= out.pages / 3, summary);
+  assert.ok(!out.one.some(({ key }) => typeof key === "number"), summary);
+  assert.ok(out.one.some(({ key }) => key === "version"), summary);
+  // Thirty writes fold the log at least once: pages at their keys.
+  assert.ok(out.thirty.some((k) => typeof k === "number"), summary);
+  assert.ok(out.thirty.filter((k) => Array.isArray(k)).length >= 24, summary);
+  assert.ok(out.logsNow >= 1 && out.logsNow <= 24, summary);
+  assert.match(out.after, /Note 30: changed[^]*Later 29$/);
   assert.equal(out.read, out.after);
-  assert.ok(!out.keys.includes("image"), JSON.stringify(out.keys));
-  assert.ok(out.keys.includes("size"));
+  assert.equal(out.readV1, out.after);
+  assert.equal(out.rereadV1, `${out.after}\n§\nWritten over layout 1`);
+  assert.equal(out.v1Version, 2);
+  assert.equal(out.readOld, out.after);
+  assert.ok(!out.keysOld.includes("image"), JSON.stringify(out.keysOld));
+  assert.ok(out.keysOld.includes("size"));
   assert.equal(out.reread, `${out.after}\n§\nWritten after the upgrade`);
+  assert.match(out.damagedLog, /^store-damaged: .*log.*damaged.*Memory\.recover/);
+  assert.ok(out.recovered.salvaged?.includes("MEMORY.md"), JSON.stringify(out.recovered));
+  assert.equal(out.afterRecover, out.reread);
+  assert.match(out.future, /^storage: .*newer mnemo/);
+  assert.equal(out.futureVersion, 3);
   await page.close();
 });
 
@@ -960,7 +1083,8 @@ test("indexeddb: a quota error is clear and changes nothing", async () => {
     await m.tool({ action: "add", target: "memory", content: "before the quota" });
     const put = IDBObjectStore.prototype.put;
     IDBObjectStore.prototype.put = function (value, key) {
-      if (typeof key === "number") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
+      // Pages and log records (numeric and array keys).
+      if (typeof key !== "string") throw new DOMException("The quota has been exceeded.", "QuotaExceededError");
       return put.call(this, value, key);
     };
     const r = await m.tool({ action: "add", target: "memory", content: "x".repeat(100_000) });

@@ -3,10 +3,13 @@
 //! `serialize`) is stored in the IndexedDB database `mnemo:<name>` with its
 //! change counter, in one transaction with `"strict"` durability. The image
 //! is kept in pages of [`PAGE`] bytes, one record each, and a commit stores
-//! only the pages it changed: a note write costs a few small records, not
-//! the whole database (which a browser would also move out to a file of its
-//! own past 64 KiB). A call that finds the stored counter moved (another
-//! tab committed) reloads it. Beside the counter the image has an identity
+//! only the pages it changed, joined in one log record (IndexedDB charges
+//! by the record more than by the byte): a note write costs one record, not
+//! the whole database. Once the log holds [`LOG_RECORDS`] records or
+//! [`LOG_BYTES`] bytes, the next commit folds it: it stores every page the
+//! log changed at its own key and clears the log. js/browser-db.js has the
+//! layout. A call that finds the stored counter moved (another tab
+//! committed) reloads it. Beside the counter the image has an identity
 //! stamp, drawn when it is first stored whole (or found missing), so that a
 //! memory deleted and made again up to the same counter is not taken for
 //! the one this context keeps: a page that closes a memory keeps its
@@ -22,6 +25,7 @@ use wasm_bindgen_futures::JsFuture;
 use crate::db;
 use crate::error::{Error, ErrorKind, Result};
 use crate::storage::adapter::js_error;
+use crate::storage::pages::{plan, Commit, Log, Mode, PAGE};
 use crate::storage::sqlite::{from_image, to_image, Slot};
 
 #[wasm_bindgen(module = "/js/browser-db.js")]
@@ -39,18 +43,13 @@ extern "C" {
         name: &str,
         version: f64,
         size: f64,
-        count: u32,
+        page: u32,
         indices: Vec<u32>,
-        pages: js_sys::Array,
-        legacy: bool,
+        bytes: &Uint8Array,
+        mode: &str,
         id: Option<String>,
     ) -> Promise;
 }
-
-/// Bytes per IndexedDB record of an image: a SQLite page of mnemo's
-/// databases, and well below the size at which a browser moves a value out
-/// to a file of its own.
-const PAGE: usize = 8192;
 
 /// What this context knows of memory `name`'s stored image.
 pub struct Stored {
@@ -62,6 +61,9 @@ pub struct Stored {
     /// when the stored image is an earlier release's single record (the
     /// next commit stores every page).
     bytes: RefCell<Option<Vec<u8>>>,
+    /// What the stored log holds: the pages it changed since the last fold,
+    /// its records and their bytes.
+    log: RefCell<Log>,
 }
 
 impl Default for Stored {
@@ -71,6 +73,7 @@ impl Default for Stored {
             seen: Cell::new(-1),
             id: RefCell::new(None),
             bytes: RefCell::new(None),
+            log: RefCell::default(),
         }
     }
 }
@@ -81,47 +84,7 @@ impl Stored {
         self.seen.set(-1);
         self.id.replace(None);
         self.bytes.replace(None);
-    }
-}
-
-/// A commit to store: the pages of the new image that differ from the
-/// stored one, by index.
-struct Pages {
-    size: usize,
-    indices: Vec<u32>,
-    pages: js_sys::Array,
-    /// Whether the stored image is an earlier release's single record (or
-    /// none): every page is stored and that record removed.
-    legacy: bool,
-}
-
-/// The pages of `image` that differ from `kept`, the image stored now
-/// (`None`: an earlier release's record, or none at all), which is
-/// brought up to `image` in place.
-fn changed_pages(kept: &mut Option<Vec<u8>>, image: &[u8]) -> Pages {
-    let legacy = kept.is_none();
-    let before = kept.get_or_insert_with(Vec::new);
-    let (mut indices, pages) = (Vec::new(), js_sys::Array::new());
-    for (i, page) in image.chunks(PAGE).enumerate() {
-        let start = i * PAGE;
-        let old = before.get(start..(start + page.len()).min(before.len()));
-        if !legacy && old == Some(page) {
-            continue;
-        }
-        indices.push(i as u32);
-        pages.push(&Uint8Array::from(page));
-    }
-    before.resize(image.len(), 0);
-    for &i in &indices {
-        let start = i as usize * PAGE;
-        let end = (start + PAGE).min(image.len());
-        before[start..end].copy_from_slice(&image[start..end]);
-    }
-    Pages {
-        size: image.len(),
-        indices,
-        pages,
-        legacy,
+        self.log.take();
     }
 }
 
@@ -131,17 +94,17 @@ fn new_stamp() -> String {
     format!("{:x}-{random:x}", js_sys::Date::now() as u64)
 }
 
-/// Stores `pages` as memory `name`'s image at change counter `version`,
+/// Stores `commit` as memory `name`'s image at change counter `version`,
 /// with `id` as its new identity stamp when given.
-async fn save(name: &str, version: i64, pages: Pages, id: Option<String>) -> Result<()> {
+async fn save(name: &str, version: i64, commit: Commit, id: Option<String>) -> Result<()> {
     wait(idb_save(
         name,
         version as f64,
-        pages.size as f64,
-        pages.size.div_ceil(PAGE) as u32,
-        pages.indices,
-        pages.pages,
-        pages.legacy,
+        commit.size as f64,
+        PAGE as u32,
+        commit.indices,
+        &Uint8Array::from(&commit.bytes[..]),
+        commit.mode.as_str(),
         id,
     ))
     .await
@@ -166,21 +129,52 @@ fn number_at(value: &JsValue, key: &str) -> Option<f64> {
         .and_then(|v| v.as_f64())
 }
 
-/// The stored image of memory `name`: `(version, id, bytes, paged)`,
-/// `paged` false for an earlier release's single record.
-async fn image(name: &str) -> Result<Option<(i64, Option<String>, Vec<u8>, bool)>> {
+/// A stored image as read back.
+struct Image {
+    version: i64,
+    /// Its identity stamp.
+    id: Option<String>,
+    /// The database, the log applied.
+    bytes: Vec<u8>,
+    /// `false` for an earlier release's single record.
+    paged: bool,
+    /// What its log holds.
+    log: Log,
+    /// A log record did not read as one; `bytes` has the log applied up
+    /// to it.
+    damaged: bool,
+}
+
+/// The stored image of memory `name`, if there is one.
+async fn image(name: &str) -> Result<Option<Image>> {
     let image = wait(idb_load(name)).await?;
     if image.is_null() || image.is_undefined() {
         return Ok(None);
     }
     let get = |key: &str| js_sys::Reflect::get(&image, &key.into()).ok();
-    let version = number_at(&image, "version").unwrap_or(0.0) as i64;
     let bytes = get("bytes")
         .and_then(|b| b.dyn_into::<Uint8Array>().ok())
         .map(|b| b.to_vec())
         .unwrap_or_default();
-    let paged = get("paged").is_some_and(|p| p.is_truthy());
-    Ok(Some((version, string_at(&image, "id"), bytes, paged)))
+    let pages = get("logged")
+        .map(|l| js_sys::Array::from(&l))
+        .into_iter()
+        .flat_map(|l| l.iter().filter_map(|i| i.as_f64()).collect::<Vec<_>>())
+        .map(|i| i as u32)
+        .collect();
+    let count = |key| number_at(&image, key).unwrap_or(0.0) as usize;
+    Ok(Some(Image {
+        version: number_at(&image, "version").unwrap_or(0.0) as i64,
+        id: string_at(&image, "id"),
+        bytes,
+        paged: get("paged").is_some_and(|p| p.is_truthy()),
+        log: Log {
+            pages,
+            records: count("logs"),
+            bytes: count("logBytes"),
+        },
+        damaged: get("damaged").is_some_and(|d| d.is_truthy()),
+    }))
 }
 
 /// Makes `db` hold memory `name`'s stored database if `check` passes it,
@@ -200,16 +194,27 @@ pub async fn load(
     }
     stored.forget();
     let image = image(name).await?;
-    let conn = from_image(image.as_ref().map(|(_, _, b, _)| &b[..]))?;
+    if image.as_ref().is_some_and(|i| i.damaged) {
+        return Err(Error::new(
+            ErrorKind::StoreDamaged,
+            format!(
+                "the IndexedDB log of memory {name:?} is damaged (a record that is not a \
+                 commit). Memory.recover({name:?}, {{storage: \"indexeddb\"}}) keeps it aside \
+                 and starts a fresh memory from the Markdown text the commits before it hold."
+            ),
+        ));
+    }
+    let conn = from_image(image.as_ref().map(|i| &i.bytes[..]))?;
     check(&conn)?;
     stored.seen.set(db::version(&conn)?);
-    let (id, bytes) = match image {
-        Some((_, id, bytes, paged)) => (id, paged.then_some(bytes)),
-        None => (None, None),
+    let (id, bytes, log) = match image {
+        Some(i) => (i.id, i.paged.then_some(i.bytes), i.log),
+        None => (None, None, Log::default()),
     };
     stored.id.replace(id);
     // With nothing stored yet, the first commit stores every page.
     stored.bytes.replace(bytes);
+    stored.log.replace(log);
     db.set(conn);
     Ok(())
 }
@@ -220,18 +225,22 @@ pub async fn load(
 pub async fn persist(name: &str, stored: &Stored, db: &Slot) -> Result<()> {
     // The database as SQLite holds it (no copy when it was deserialized),
     // compared with the image kept from the last load or commit.
-    let (version, pages) = {
+    let (version, commit) = {
         let mut conn = db.get_mut()?;
         let version = db::version(&conn)?;
         let image = conn.serialize("main").map_err(db::sql_error)?;
         (
             version,
-            changed_pages(&mut stored.bytes.borrow_mut(), &image),
+            plan(
+                &mut stored.bytes.borrow_mut(),
+                &mut stored.log.borrow_mut(),
+                &image,
+            ),
         )
     };
     // A whole image, or one stored before stamps, gets a new stamp.
-    let id = (pages.legacy || stored.id.borrow().is_none()).then(new_stamp);
-    match save(name, version, pages, id.clone()).await {
+    let id = (commit.mode == Mode::Whole || stored.id.borrow().is_none()).then(new_stamp);
+    match save(name, version, commit, id.clone()).await {
         Ok(()) => {
             stored.seen.set(version);
             if id.is_some() {
@@ -252,7 +261,13 @@ pub async fn persist(name: &str, stored: &Stored, db: &Slot) -> Result<()> {
 /// back. Returns the salvaged blobs' names and where the damaged image is
 /// kept.
 pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
-    let Some((version, _, bytes, _)) = image(name).await? else {
+    let Some(Image {
+        version,
+        bytes,
+        damaged,
+        ..
+    }) = image(name).await?
+    else {
         return Err(Error::new(
             ErrorKind::NoMatch,
             format!("there is no IndexedDB memory {name:?} to recover"),
@@ -260,7 +275,11 @@ pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
     };
     let salvaged = match from_image(Some(&bytes)) {
         Ok(conn) => {
-            db::needs_recovery(&conn)?;
+            // A damaged log leaves a sound database of the commits before
+            // it: that is what is salvaged.
+            if !damaged {
+                db::needs_recovery(&conn)?;
+            }
             db::salvage(&conn)
         }
         Err(_) => Vec::new(),
@@ -273,7 +292,7 @@ pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
     save(
         name,
         version + 1,
-        changed_pages(&mut None, &image),
+        plan(&mut None, &mut Log::default(), &image),
         Some(new_stamp()),
     )
     .await?;
