@@ -64,48 +64,42 @@ pub struct Commit {
     pub mode: Mode,
 }
 
-/// Plans the commit of `image` over `kept`, the image stored now (`None`:
-/// an earlier release's record, or none at all), and `log`, what the
-/// stored log holds; both are brought up to the commit in place.
-pub fn plan(kept: &mut Option<Vec<u8>>, log: &mut Log, image: &[u8]) -> Commit {
-    let legacy = kept.is_none();
-    let before = kept.get_or_insert_with(Vec::new);
-    let mut changed = Vec::new();
-    let mut changed_bytes = 0;
-    for (i, page) in image.chunks(PAGE).enumerate() {
-        let start = i * PAGE;
-        let old = before.get(start..(start + page.len()).min(before.len()));
-        if legacy || !old.is_some_and(|old| same(old, page)) {
-            changed.push(i as u32);
-            changed_bytes += page.len();
+impl Commit {
+    /// Every page of `image`, over an earlier release's single record (or
+    /// nothing).
+    pub fn whole(image: &[u8]) -> Commit {
+        Commit {
+            size: image.len(),
+            indices: (0..image.len().div_ceil(PAGE) as u32).collect(),
+            bytes: image.to_vec(),
+            mode: Mode::Whole,
         }
     }
-    before.resize(image.len(), 0);
-    for &i in &changed {
-        let start = i as usize * PAGE;
-        let end = (start + PAGE).min(image.len());
-        before[start..end].copy_from_slice(&image[start..end]);
-    }
+}
+
+/// Plans the commit of `image`, whose pages `dirty` changed since the last
+/// commit, over `log`, what the stored log holds, which is brought up to
+/// the commit: one more log record, or, once the log is long enough, a
+/// fold.
+pub fn plan(log: &mut Log, dirty: BTreeSet<u32>, image: &[u8]) -> Commit {
     let pages = image.len().div_ceil(PAGE) as u32;
-    let (mode, indices) = if legacy {
-        (Mode::Whole, changed)
-    } else if log.records < LOG_RECORDS && log.bytes + changed_bytes <= LOG_BYTES {
-        log.pages.extend(&changed);
+    let page_bytes = |i: u32| PAGE.min(image.len() - i as usize * PAGE);
+    let dirty: Vec<u32> = dirty.into_iter().filter(|&i| i < pages).collect();
+    let dirty_bytes: usize = dirty.iter().map(|&i| page_bytes(i)).sum();
+    let (mode, indices) = if log.records < LOG_RECORDS && log.bytes + dirty_bytes <= LOG_BYTES {
+        log.pages.extend(&dirty);
         log.records += 1;
-        log.bytes += changed_bytes;
-        (Mode::Log, changed)
+        log.bytes += dirty_bytes;
+        (Mode::Log, dirty)
     } else {
-        let mut all = std::mem::take(&mut log.pages);
-        all.extend(changed);
+        let mut all = std::mem::take(log).pages;
+        all.extend(dirty);
         (Mode::Fold, all.into_iter().filter(|&i| i < pages).collect())
     };
-    if mode != Mode::Log {
-        *log = Log::default();
-    }
     let mut bytes = Vec::with_capacity(indices.len() * PAGE);
     for &i in &indices {
         let start = i as usize * PAGE;
-        bytes.extend_from_slice(&image[start..(start + PAGE).min(image.len())]);
+        bytes.extend_from_slice(&image[start..start + page_bytes(i)]);
     }
     Commit {
         size: image.len(),
@@ -113,19 +107,6 @@ pub fn plan(kept: &mut Option<Vec<u8>>, log: &mut Log, image: &[u8]) -> Commit {
         bytes,
         mode,
     }
-}
-
-/// Whether two pages hold the same bytes, compared eight at a time (a
-/// byte-wise `memcmp` is what wasm32 gets for `==`, and a commit compares
-/// the whole database).
-fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tails = wa.remainder() == wb.remainder();
-    let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().expect("eight bytes"));
-    tails && wa.zip(wb).all(|(x, y)| word(x) == word(y))
 }
 
 #[cfg(test)]
@@ -154,52 +135,51 @@ mod tests {
     }
 
     #[test]
-    fn a_first_commit_stores_every_page_whole() {
-        let img = image(5);
-        let (mut kept, mut log) = (None, Log::default());
-        let c = plan(&mut kept, &mut log, &img);
+    fn a_whole_commit_stores_every_page() {
+        let mut img = image(5);
+        img.truncate(4 * PAGE + 10);
+        let c = Commit::whole(&img);
         assert_eq!((c.mode, c.mode.as_str()), (Mode::Whole, "whole"));
         assert_eq!(c.indices, vec![0, 1, 2, 3, 4]);
         assert_eq!(c.bytes, img);
-        assert_eq!(kept.as_deref(), Some(&img[..]));
-        assert_eq!(log, Log::default());
+        assert_eq!(apply(Vec::new(), &[&c]), img);
     }
 
     #[test]
-    fn a_commit_logs_only_the_pages_it_changed_and_a_reader_rebuilds_the_image() {
+    fn a_commit_logs_the_pages_written_and_a_reader_rebuilds_the_image() {
         let base = image(6);
-        let (mut kept, mut log) = (Some(base.clone()), Log::default());
+        let mut log = Log::default();
         let mut now = base.clone();
         now[2 * PAGE + 5] ^= 1;
         now[5 * PAGE] ^= 1;
-        let first = plan(&mut kept, &mut log, &now);
+        let first = plan(&mut log, BTreeSet::from([2, 5]), &now);
         assert_eq!((first.mode, &first.indices[..]), (Mode::Log, &[2, 5][..]));
         assert_eq!(first.bytes.len(), 2 * PAGE);
         // The image grows by a short page and changes page 2 again.
         let mut later = now.clone();
         later[2 * PAGE] ^= 1;
         later.extend_from_slice(&[7; 100]);
-        let second = plan(&mut kept, &mut log, &later);
+        let second = plan(&mut log, BTreeSet::from([2, 6]), &later);
         assert_eq!((second.mode, &second.indices[..]), (Mode::Log, &[2, 6][..]));
         assert_eq!(second.bytes.len(), PAGE + 100);
-        assert_eq!(kept.as_deref(), Some(&later[..]));
         assert_eq!(log.pages, BTreeSet::from([2, 5, 6]));
         assert_eq!((log.records, log.bytes), (2, 3 * PAGE + 100));
         assert_eq!(apply(base, &[&first, &second]), later);
-        // Nothing changed: an empty record (the counter still moves).
-        let none = plan(&mut kept, &mut log, &later);
+        // Nothing written: an empty record (the counter still moves); a
+        // page past the end is left out.
+        let none = plan(&mut log, BTreeSet::from([9]), &later);
         assert_eq!((none.mode, none.indices.len()), (Mode::Log, 0));
     }
 
     #[test]
     fn a_long_log_is_folded_into_the_pages_it_changed() {
         let base = image(40);
-        let (mut kept, mut log) = (Some(base.clone()), Log::default());
+        let mut log = Log::default();
         let mut now = base.clone();
         let mut records = Vec::new();
         for k in 0..LOG_RECORDS {
             now[(k % 30) * PAGE] = 200 + k as u8;
-            records.push(plan(&mut kept, &mut log, &now));
+            records.push(plan(&mut log, BTreeSet::from([(k % 30) as u32]), &now));
         }
         assert!(records.iter().all(|c| c.mode == Mode::Log));
         assert_eq!(log.records, LOG_RECORDS);
@@ -211,7 +191,7 @@ mod tests {
         // the log or it changed, within the new size, at its own key.
         now.truncate(25 * PAGE);
         now[24 * PAGE + 1] = 9;
-        let fold = plan(&mut kept, &mut log, &now);
+        let fold = plan(&mut log, BTreeSet::from([24]), &now);
         assert_eq!(fold.mode, Mode::Fold);
         assert_eq!(fold.indices, (0..25).collect::<Vec<u32>>());
         assert_eq!(log, Log::default());
@@ -228,30 +208,13 @@ mod tests {
     #[test]
     fn a_log_past_its_byte_budget_folds_at_the_next_commit() {
         let pages = LOG_BYTES / PAGE + 10;
-        let base = image(pages);
-        let (mut kept, mut log) = (Some(base.clone()), Log::default());
-        let mut now = base.clone();
-        for b in now.iter_mut().take((LOG_BYTES / PAGE - 1) * PAGE) {
-            *b ^= 0xff;
-        }
-        assert_eq!(plan(&mut kept, &mut log, &now).mode, Mode::Log);
-        for b in now.iter_mut().skip(pages * PAGE - 2 * PAGE) {
-            *b ^= 0xff;
-        }
-        let c = plan(&mut kept, &mut log, &now);
+        let now = image(pages);
+        let mut log = Log::default();
+        let many: BTreeSet<u32> = (0..(LOG_BYTES / PAGE - 1) as u32).collect();
+        assert_eq!(plan(&mut log, many, &now).mode, Mode::Log);
+        let last = (pages - 2) as u32;
+        let c = plan(&mut log, BTreeSet::from([last, last + 1]), &now);
         assert_eq!(c.mode, Mode::Fold);
         assert_eq!(c.indices.len(), LOG_BYTES / PAGE - 1 + 2);
-    }
-
-    #[test]
-    fn pages_compare_by_every_byte() {
-        let a = vec![3u8; PAGE + 3];
-        for at in [0, 7, 8, PAGE - 1, PAGE + 2] {
-            let mut b = a.clone();
-            b[at] = 4;
-            assert!(!same(&a, &b), "a difference at {at}");
-        }
-        assert!(same(&a, &a.clone()));
-        assert!(!same(&a, &a[1..]));
     }
 }

@@ -22,6 +22,7 @@ use js_sys::{Promise, Uint8Array};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
+use super::paged;
 use crate::db;
 use crate::error::{Error, ErrorKind, Result};
 use crate::storage::adapter::js_error;
@@ -57,10 +58,12 @@ pub struct Stored {
     seen: Cell<i64>,
     /// That image's identity stamp (`None`: an image stored before stamps).
     id: RefCell<Option<String>>,
-    /// That image's bytes, to find the pages a commit changed; `None`
-    /// when the stored image is an earlier release's single record (the
-    /// next commit stores every page).
-    bytes: RefCell<Option<Vec<u8>>>,
+    /// The file of the database loaded (see [`paged`]), which knows the
+    /// pages SQLite wrote since the last commit.
+    file: RefCell<Option<paged::Shared>>,
+    /// The stored image is an earlier release's single record, or there is
+    /// none: the next commit stores every page.
+    whole: Cell<bool>,
     /// What the stored log holds: the pages it changed since the last fold,
     /// its records and their bytes.
     log: RefCell<Log>,
@@ -72,7 +75,8 @@ impl Default for Stored {
         Stored {
             seen: Cell::new(-1),
             id: RefCell::new(None),
-            bytes: RefCell::new(None),
+            file: RefCell::new(None),
+            whole: Cell::new(true),
             log: RefCell::default(),
         }
     }
@@ -83,7 +87,8 @@ impl Stored {
     pub(super) fn forget(&self) {
         self.seen.set(-1);
         self.id.replace(None);
-        self.bytes.replace(None);
+        self.file.replace(None);
+        self.whole.set(true);
         self.log.take();
     }
 }
@@ -204,16 +209,16 @@ pub async fn load(
             ),
         ));
     }
-    let conn = from_image(image.as_ref().map(|i| &i.bytes[..]))?;
+    let (bytes, whole, id, log) = match image {
+        Some(i) => (i.bytes, !i.paged, i.id, i.log),
+        None => (Vec::new(), true, None, Log::default()),
+    };
+    let (conn, file) = paged::open(bytes)?;
     check(&conn)?;
     stored.seen.set(db::version(&conn)?);
-    let (id, bytes, log) = match image {
-        Some(i) => (i.id, i.paged.then_some(i.bytes), i.log),
-        None => (None, None, Log::default()),
-    };
     stored.id.replace(id);
-    // With nothing stored yet, the first commit stores every page.
-    stored.bytes.replace(bytes);
+    stored.file.replace(Some(file));
+    stored.whole.set(whole);
     stored.log.replace(log);
     db.set(conn);
     Ok(())
@@ -223,26 +228,31 @@ pub async fn load(
 /// in-memory copy is dropped so the next call reloads the last durable
 /// state: a failed write changes nothing.
 pub async fn persist(name: &str, stored: &Stored, db: &Slot) -> Result<()> {
-    // The database as SQLite holds it (no copy when it was deserialized),
-    // compared with the image kept from the last load or commit.
-    let (version, commit) = {
-        let mut conn = db.get_mut()?;
-        let version = db::version(&conn)?;
-        let image = conn.serialize("main").map_err(db::sql_error)?;
-        (
-            version,
-            plan(
-                &mut stored.bytes.borrow_mut(),
-                &mut stored.log.borrow_mut(),
-                &image,
-            ),
-        )
+    // The pages SQLite wrote since the last commit, from the database's
+    // own file: nothing is compared or copied whole.
+    let version = db::version(&*db.get_mut()?)?;
+    let commit = {
+        let file = stored.file.borrow();
+        let Some(file) = file.as_ref() else {
+            return Err(Error::new(
+                ErrorKind::Internal,
+                "an IndexedDB memory committed without a loaded database",
+            ));
+        };
+        let mut file = file.borrow_mut();
+        let dirty = file.take_dirty();
+        if stored.whole.get() {
+            Commit::whole(file.bytes())
+        } else {
+            plan(&mut stored.log.borrow_mut(), dirty, file.bytes())
+        }
     };
     // A whole image, or one stored before stamps, gets a new stamp.
     let id = (commit.mode == Mode::Whole || stored.id.borrow().is_none()).then(new_stamp);
     match save(name, version, commit, id.clone()).await {
         Ok(()) => {
             stored.seen.set(version);
+            stored.whole.set(false);
             if id.is_some() {
                 stored.id.replace(id);
             }
@@ -289,13 +299,7 @@ pub async fn recover(name: &str, stamp: u64) -> Result<(Vec<String>, String)> {
     let mut conn = from_image(None)?;
     db::restart(&conn, &salvaged, version + 1)?;
     let image = to_image(&mut conn)?;
-    save(
-        name,
-        version + 1,
-        plan(&mut None, &mut Log::default(), &image),
-        Some(new_stamp()),
-    )
-    .await?;
+    save(name, version + 1, Commit::whole(&image), Some(new_stamp())).await?;
     conn.close().map_err(|(_, e)| db::sql_error(e))?;
     Ok((
         salvaged.iter().map(|c| c.name().to_string()).collect(),

@@ -18,6 +18,7 @@
 mod idb;
 mod lease;
 mod opfs;
+mod paged;
 
 use js_sys::Promise;
 use rusqlite::Connection;
