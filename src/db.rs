@@ -573,7 +573,11 @@ fn put_chunks(conn: &Connection, name: &str, data: &[u8]) -> Result<bool> {
             .prepare_cached("SELECT id, data FROM chunks WHERE hash = ?1")
             .and_then(|mut s| {
                 s.query_row([hash], |r| {
-                    Ok((r.get(0)?, r.get_ref(1)?.as_blob_or_null()? == Some(bytes)))
+                    let same = r
+                        .get_ref(1)?
+                        .as_blob_or_null()?
+                        .is_some_and(|stored| crate::bytes::same(stored, bytes));
+                    Ok((r.get(0)?, same))
                 })
                 .optional()
             })

@@ -34,6 +34,7 @@
 pub mod activity;
 pub mod api;
 pub mod approval;
+mod bytes;
 pub mod config;
 pub mod curate;
 #[cfg(feature = "sqlite")]

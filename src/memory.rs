@@ -727,13 +727,14 @@ impl<S: Storage> Memory<S> {
 
     async fn refresh_unlocked(&mut self) -> Result<()> {
         let queue_bytes = self.storage.read(approval::BLOB).await?;
-        if queue_bytes != self.queue_raw {
+        if !crate::bytes::same_opt(queue_bytes.as_deref(), self.queue_raw.as_deref()) {
             self.queue = Queue::parse(queue_bytes.as_deref());
             self.queue_raw = queue_bytes;
         }
         // The sidecar first: it holds the verdicts the entries were given.
         let state_bytes = self.storage.read(sidecar::BLOB).await?;
-        let state_reread = state_bytes != self.sidecar_raw || self.sidecar_raw.is_none();
+        let state_reread = self.sidecar_raw.is_none()
+            || !crate::bytes::same_opt(state_bytes.as_deref(), self.sidecar_raw.as_deref());
         if state_reread {
             self.sidecar = match state_bytes.as_deref().map(Sidecar::read) {
                 None => Sidecar::empty(),
@@ -766,7 +767,8 @@ impl<S: Storage> Memory<S> {
         for target in Target::ALL {
             let i = target.index();
             let bytes = self.storage.read(target.file_name()).await?;
-            if bytes == self.raw[i] && self.raw[i].is_some() {
+            let same = crate::bytes::same_opt(bytes.as_deref(), self.raw[i].as_deref());
+            if same && self.raw[i].is_some() {
                 continue;
             }
             let store = Store::load(
@@ -781,7 +783,7 @@ impl<S: Storage> Memory<S> {
                 self.back_up_once(target.file_name(), bytes).await?;
             }
             // (A file still absent is not news.)
-            reread |= bytes != self.raw[i];
+            reread |= !same;
             self.stores[i] = store;
             self.raw[i] = bytes;
             self.invalidate(target);

@@ -312,8 +312,12 @@ pub fn hex_into<'a>(bytes: &[u8], out: &'a mut [u8]) -> &'a str {
         pairs
     };
     let n = bytes.len().min(out.len() / 2);
-    for (b, pair) in bytes[..n].iter().zip(out.chunks_exact_mut(2)) {
-        pair.copy_from_slice(&PAIRS[usize::from(*b)]);
+    // Two stores, not a two-byte `copy_from_slice`: that is a `memcpy`
+    // call per byte in the size-optimised wasm build.
+    for (i, b) in bytes[..n].iter().enumerate() {
+        let [hi, lo] = PAIRS[usize::from(*b)];
+        out[2 * i] = hi;
+        out[2 * i + 1] = lo;
     }
     // Only ASCII digits were written.
     std::str::from_utf8(&out[..n * 2]).unwrap_or_default()

@@ -1,20 +1,22 @@
-//! Memories in IndexedDB: sqlite-wasm-rs 0.6 has no IndexedDB VFS, so the
-//! database runs in memory and after every commit its image (SQLite's
-//! `serialize`) is stored in the IndexedDB database `mnemo:<name>` with its
-//! change counter, in one transaction with `"strict"` durability. The image
-//! is kept in pages of [`PAGE`] bytes, one record each, and a commit stores
-//! only the pages it changed, joined in one log record (IndexedDB charges
-//! by the record more than by the byte): a note write costs one record, not
-//! the whole database. Once the log holds [`LOG_RECORDS`] records or
-//! [`LOG_BYTES`] bytes, the next commit folds it: it stores every page the
-//! log changed at its own key and clears the log. js/browser-db.js has the
-//! layout. A call that finds the stored counter moved (another tab
-//! committed) reloads it. Beside the counter the image has an identity
-//! stamp, drawn when it is first stored whole (or found missing), so that a
-//! memory deleted and made again up to the same counter is not taken for
-//! the one this context keeps: a page that closes a memory keeps its
-//! database in memory and, at the next open, reloads only when the counter
-//! or the stamp moved.
+//! Memories in IndexedDB: IndexedDB has no synchronous access, so the
+//! database runs in wasm memory on the VFS [`paged`], which records the
+//! pages SQLite writes, and after every commit those pages are stored in
+//! the IndexedDB database `mnemo:<name>` with the change counter, in one
+//! transaction with `"strict"` durability. The image is kept in pages of
+//! [`PAGE`] bytes, one record each, and a commit stores only the pages it
+//! changed, joined in one log record (IndexedDB charges by the record more
+//! than by the byte): a note write costs one small record, whatever the
+//! size of the database. Once the log holds
+//! [`LOG_RECORDS`](crate::storage::pages::LOG_RECORDS) records or
+//! [`LOG_BYTES`](crate::storage::pages::LOG_BYTES) bytes, the next commit
+//! folds it: it stores every page the log changed at its own key and
+//! clears the log. js/browser-db.js has the layout. A call that finds the
+//! stored counter moved (another tab committed) reloads it. Beside the
+//! counter the image has an identity stamp, drawn when it is first stored
+//! whole (or found missing), so that a memory deleted and made again up to
+//! the same counter is not taken for the one this context keeps: a page
+//! that closes a memory keeps its database in memory and, at the next open,
+//! reloads only when the counter or the stamp moved.
 
 use std::cell::{Cell, RefCell};
 
