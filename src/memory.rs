@@ -50,6 +50,10 @@ pub struct Memory<S: Storage> {
     /// Durable state beside the stores (entry ids and dates).
     sidecar: Sidecar,
     sidecar_raw: Option<Vec<u8>>,
+    /// The storage's change counter ([`Storage::version`]) when the blobs
+    /// [`Memory::refresh_unlocked`] reads were last known to hold what
+    /// this memory holds: while it stays there, they are not read again.
+    known_version: Option<i64>,
     /// The history blob as last read or written here, to append to.
     history_tail: Option<sidecar::HistoryTail>,
     /// Derived state, rebuilt on demand after a store changes.
@@ -167,6 +171,7 @@ impl<S: Storage> Memory<S> {
             analyzer: Analyzer::new(),
             sidecar: Sidecar::default(),
             sidecar_raw: None,
+            known_version: None,
             history_tail: None,
             indexes: [None, None],
             graph: None,
@@ -677,6 +682,10 @@ impl<S: Storage> Memory<S> {
         }
         let own = changes.len();
         changes.extend(extra);
+        // Whether this memory knew the blobs up to this commit (see
+        // `known_version`, checked again after it).
+        let knew = self.known_version.is_some()
+            && self.storage.version().await.ok().flatten() == self.known_version;
         if let Err(e) = self.storage.commit(&changes).await {
             self.restore_sidecar();
             return Err(e);
@@ -685,19 +694,35 @@ impl<S: Storage> Memory<S> {
         if tail.is_some() {
             self.history_tail = tail;
         }
-        // What was written is what is now known to be there.
-        for change in changes.into_iter().take(own) {
-            if let Change::Write { name, data } = change {
-                if name == sidecar::BLOB {
+        // What was written is what is now known to be there. The blobs a
+        // refresh reads stay known only when each one written here is kept
+        // as written (not another writer's change, such as the queue).
+        let mut kept = true;
+        for (k, change) in changes.into_iter().enumerate() {
+            let refreshed = [approval::BLOB, sidecar::BLOB]
+                .into_iter()
+                .chain(Target::ALL.map(Target::file_name))
+                .any(|n| n == change.name());
+            match change {
+                Change::Write { name, data } if k < own && name == sidecar::BLOB => {
                     self.sidecar_raw = Some(data);
-                } else if let Some(target) = Target::ALL
-                    .into_iter()
-                    .find(|t| changed.contains(t) && t.file_name() == name)
-                {
-                    self.raw[target.index()] = Some(data);
                 }
+                Change::Write { name, data } if k < own => {
+                    match Target::ALL
+                        .into_iter()
+                        .find(|t| changed.contains(t) && t.file_name() == name)
+                    {
+                        Some(target) => self.raw[target.index()] = Some(data),
+                        None => kept &= !refreshed,
+                    }
+                }
+                _ => kept &= !refreshed,
             }
         }
+        self.known_version = match knew && kept {
+            true => self.storage.version().await.ok().flatten(),
+            false => None,
+        };
         self.stores = work;
         for &target in changed {
             self.stores[target.index()].mark_canonical();
@@ -726,6 +751,14 @@ impl<S: Storage> Memory<S> {
     }
 
     async fn refresh_unlocked(&mut self) -> Result<()> {
+        // Nothing committed since this memory last knew the blobs (its own
+        // commits included): nothing to read. (The raw copies are kept, so
+        // the state they were parsed into is current.)
+        let version = self.storage.version().await?;
+        if version.is_some() && version == self.known_version {
+            return Ok(());
+        }
+        self.known_version = None;
         let queue_bytes = self.storage.read(approval::BLOB).await?;
         if !crate::bytes::same_opt(queue_bytes.as_deref(), self.queue_raw.as_deref()) {
             self.queue = Queue::parse(queue_bytes.as_deref());
@@ -829,6 +862,8 @@ impl<S: Storage> Memory<S> {
                 self.sidecar_raw = Some(bytes);
             }
         }
+        // Under the lock: what was read (and written) here is all there is.
+        self.known_version = self.storage.version().await?;
         Ok(())
     }
 
@@ -1612,6 +1647,89 @@ mod tests {
 
     fn file(entries: &[&str]) -> String {
         entries.join(SEPARATOR)
+    }
+
+    /// A storage that counts the reads of its blobs.
+    struct Counting {
+        inner: crate::storage::SqliteStorage,
+        reads: std::cell::Cell<usize>,
+    }
+
+    impl Storage for Counting {
+        fn kind(&self) -> &str {
+            self.inner.kind()
+        }
+        async fn read(&self, name: &str) -> Result<Option<Vec<u8>>> {
+            self.reads.set(self.reads.get() + 1);
+            self.inner.read(name).await
+        }
+        async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
+            self.inner.write(name, data).await
+        }
+        async fn delete(&self, name: &str) -> Result<()> {
+            self.inner.delete(name).await
+        }
+        async fn version(&self) -> Result<Option<i64>> {
+            self.inner.version().await
+        }
+        async fn list(&self) -> Result<Vec<String>> {
+            self.inner.list().await
+        }
+        async fn end(&self, name: &str) -> Result<Option<crate::storage::BlobEnd>> {
+            self.inner.end(name).await
+        }
+        async fn commit(&self, changes: &[Change]) -> Result<()> {
+            self.inner.commit(changes).await
+        }
+        async fn recover(&self) -> Result<()> {
+            self.inner.recover().await
+        }
+        async fn lock(&self) -> Result<()> {
+            self.inner.lock().await
+        }
+        async fn unlock(&self) -> Result<()> {
+            self.inner.unlock().await
+        }
+        fn now_ms(&self) -> u64 {
+            self.inner.now_ms()
+        }
+    }
+
+    #[test]
+    fn a_memory_reads_its_blobs_again_only_when_another_writer_committed() {
+        let slot = crate::storage::sqlite::Slot::in_memory().unwrap();
+        let on = |slot: &crate::storage::sqlite::Slot| Counting {
+            inner: crate::storage::SqliteStorage::with_slot(
+                slot.clone(),
+                crate::storage::sqlite::InMemory::new(crate::storage::system_clock),
+            ),
+            reads: Default::default(),
+        };
+        let add = |m: &mut Memory<Counting>, text: &str| {
+            let call = serde_json::json!({"action": "add", "target": "memory", "content": text});
+            let r = run_ready(m.tool(&call)).unwrap();
+            assert!(r.success, "{r:?}");
+        };
+        let mut a = run_ready(Memory::open(on(&slot), Config::default()))
+            .unwrap()
+            .unwrap();
+        let mut b = run_ready(Memory::open(on(&slot), Config::default()))
+            .unwrap()
+            .unwrap();
+        add(&mut a, "one");
+        // A's own commit leaves its blobs known: its next write reads none.
+        a.storage.reads.set(0);
+        add(&mut a, "two");
+        assert_eq!(a.storage.reads.get(), 0);
+        // B committed in between: A reads the blobs again and keeps B's note.
+        add(&mut b, "from b");
+        a.storage.reads.set(0);
+        add(&mut a, "three");
+        assert!(a.storage.reads.get() >= 4, "{}", a.storage.reads.get());
+        let want = file(&["one", "two", "from b", "three"]);
+        assert_eq!(a.export_markdown()["MEMORY.md"], want);
+        run_ready(b.refresh()).unwrap().unwrap();
+        assert_eq!(b.export_markdown()["MEMORY.md"], want);
     }
 
     #[test]

@@ -391,6 +391,10 @@ impl Storage for JsStorage {
         delegate!(self, s => s.list().await)
     }
 
+    async fn version(&self) -> Result<Option<i64>> {
+        delegate!(self, s => s.version().await)
+    }
+
     async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
         delegate!(self, s => s.end(name).await)
     }

@@ -163,6 +163,14 @@ pub trait Storage {
         self.write(name, &appended(blob, at, data)).await
     }
 
+    /// A counter that every commit to this storage moves, when the backend
+    /// keeps one (a SQLite database's change counter); `None` when blobs
+    /// can change without it (files a person may edit). A memory that saw
+    /// the same counter last need not read its blobs again.
+    async fn version(&self) -> Result<Option<i64>> {
+        Ok(None)
+    }
+
     /// Names of all blobs.
     async fn list(&self) -> Result<Vec<String>>;
 

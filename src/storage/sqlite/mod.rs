@@ -292,6 +292,10 @@ impl<B: Backing> Storage for SqliteStorage<B> {
         self.with(false, db::blob_names).await
     }
 
+    async fn version(&self) -> Result<Option<i64>> {
+        self.with(false, |c| db::version(c).map(Some)).await
+    }
+
     async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
         self.with(false, |c| db::blob_end(c, name)).await
     }
