@@ -53,7 +53,7 @@ pub struct Memory<S: Storage> {
     /// The storage's change counter ([`Storage::version`]) when the blobs
     /// [`Memory::refresh_unlocked`] reads were last known to hold what
     /// this memory holds: while it stays there, they are not read again.
-    known_version: Option<i64>,
+    known_version: Option<(u64, i64)>,
     /// The history blob as last read or written here, to append to.
     history_tail: Option<sidecar::HistoryTail>,
     /// Derived state, rebuilt on demand after a store changes.
@@ -1669,7 +1669,7 @@ mod tests {
         async fn delete(&self, name: &str) -> Result<()> {
             self.inner.delete(name).await
         }
-        async fn version(&self) -> Result<Option<i64>> {
+        async fn version(&self) -> Result<Option<(u64, i64)>> {
             self.inner.version().await
         }
         async fn list(&self) -> Result<Vec<String>> {

@@ -391,7 +391,7 @@ impl Storage for JsStorage {
         delegate!(self, s => s.list().await)
     }
 
-    async fn version(&self) -> Result<Option<i64>> {
+    async fn version(&self) -> Result<Option<(u64, i64)>> {
         delegate!(self, s => s.version().await)
     }
 

@@ -163,11 +163,13 @@ pub trait Storage {
         self.write(name, &appended(blob, at, data)).await
     }
 
-    /// A counter that every commit to this storage moves, when the backend
-    /// keeps one (a SQLite database's change counter); `None` when blobs
-    /// can change without it (files a person may edit). A memory that saw
-    /// the same counter last need not read its blobs again.
-    async fn version(&self) -> Result<Option<i64>> {
+    /// Which database this storage holds and its change counter, which
+    /// every commit moves, when the backend keeps one (a SQLite database:
+    /// how many times the storage loaded one in this process, and the
+    /// database's counter); `None` when blobs can change without it (files
+    /// a person may edit). A memory that saw the same version last need
+    /// not read its blobs again.
+    async fn version(&self) -> Result<Option<(u64, i64)>> {
         Ok(None)
     }
 

@@ -34,7 +34,15 @@ use crate::error::{Error, Result};
 /// close it out of band (the browser's lease, when another tab asks) keeps
 /// one.
 #[derive(Clone, Default)]
-pub struct Slot(Rc<RefCell<Option<Connection>>>);
+pub struct Slot(Rc<SlotState>);
+
+#[derive(Default)]
+struct SlotState {
+    conn: RefCell<Option<Connection>>,
+    /// How many databases were set: a database loaded again (perhaps
+    /// another one at the same change counter) is told from the one before.
+    loads: Cell<u64>,
+}
 
 impl std::fmt::Debug for Slot {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -51,7 +59,13 @@ impl Slot {
     /// with [`db::tune`].
     pub fn set(&self, conn: Connection) {
         db::tune(&conn);
-        *self.0.borrow_mut() = Some(conn);
+        *self.0.conn.borrow_mut() = Some(conn);
+        self.0.loads.set(self.0.loads.get() + 1);
+    }
+
+    /// Counts the databases set so far (see [`Storage::version`]).
+    pub fn loads(&self) -> u64 {
+        self.0.loads.get()
     }
 
     /// A slot holding a fresh in-memory database with the schema.
@@ -66,22 +80,22 @@ impl Slot {
     /// Closes the database (dropping the connection); the next access
     /// needs an [`Backing::acquire`] that loads it again.
     pub fn take(&self) -> Option<Connection> {
-        self.0.borrow_mut().take()
+        self.0.conn.borrow_mut().take()
     }
 
     /// Whether a database is loaded.
     pub fn is_open(&self) -> bool {
-        self.0.borrow().is_some()
+        self.0.conn.borrow().is_some()
     }
 
     /// The database, or a `storage` error when it is not loaded.
     pub fn get(&self) -> Result<Ref<'_, Connection>> {
-        Ref::filter_map(self.0.borrow(), Option::as_ref).map_err(|_| not_loaded())
+        Ref::filter_map(self.0.conn.borrow(), Option::as_ref).map_err(|_| not_loaded())
     }
 
     /// The database, mutably (serialize and deserialize need it).
     pub fn get_mut(&self) -> Result<RefMut<'_, Connection>> {
-        RefMut::filter_map(self.0.borrow_mut(), Option::as_mut).map_err(|_| not_loaded())
+        RefMut::filter_map(self.0.conn.borrow_mut(), Option::as_mut).map_err(|_| not_loaded())
     }
 }
 
@@ -292,8 +306,9 @@ impl<B: Backing> Storage for SqliteStorage<B> {
         self.with(false, db::blob_names).await
     }
 
-    async fn version(&self) -> Result<Option<i64>> {
-        self.with(false, |c| db::version(c).map(Some)).await
+    async fn version(&self) -> Result<Option<(u64, i64)>> {
+        let counter = self.with(false, db::version).await?;
+        Ok(Some((self.db.loads(), counter)))
     }
 
     async fn end(&self, name: &str) -> Result<Option<super::BlobEnd>> {
