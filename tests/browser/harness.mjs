@@ -25,6 +25,42 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>mnemo browser harness<
     w.onerror = (e) => { w.terminate(); reject(new Error(e.message)); };
     w.postMessage(body);
   });
+  // The stored image of IndexedDB memory \`name\` as its layout has it: the
+  // pages joined, "size" long, then the log of later commits applied in
+  // key order (see js/browser-db.js).
+  window.idbImage = (name) =>
+    new Promise((resolve, reject) => {
+      const r = indexedDB.open("mnemo:" + name);
+      r.onerror = () => reject(r.error);
+      r.onsuccess = () => {
+        const db = r.result;
+        const store = db.transaction("db").objectStore("db");
+        const size = store.get("size");
+        const pages = store.getAll(IDBKeyRange.bound(0, Infinity));
+        const log = store.getAll(IDBKeyRange.lowerBound([]));
+        store.transaction.oncomplete = () => {
+          db.close();
+          let bytes = new Uint8Array(size.result);
+          let at = 0;
+          for (const p of pages.result) {
+            bytes.set(p.subarray(0, bytes.length - at), at);
+            at += Math.min(p.length, bytes.length - at);
+          }
+          for (const c of log.result) {
+            const grown = new Uint8Array(c.size);
+            grown.set(bytes.subarray(0, Math.min(bytes.length, c.size)));
+            bytes = grown;
+            let from = 0;
+            for (const i of c.indices) {
+              const length = Math.min(c.page, c.size - i * c.page);
+              bytes.set(c.bytes.subarray(from, from + length), i * c.page);
+              from += length;
+            }
+          }
+          resolve(bytes);
+        };
+      };
+    });
   window.ready = true;
 </script>`;
 

@@ -753,35 +753,6 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
         tx.objectStore("db").put(value, key);
         tx.oncomplete = res;
       });
-    const getAll = (db, range) =>
-      new Promise((res) => {
-        const r = db.transaction("db").objectStore("db").getAll(range);
-        r.onsuccess = () => res(r.result);
-      });
-    // The stored image: its pages (numeric keys) joined, "size" long, with
-    // the log of later writes (array keys) applied in order.
-    const getImage = async (db) => {
-      const size = await get(db, "size");
-      const pages = await getAll(db, IDBKeyRange.bound(0, Infinity));
-      let bytes = new Uint8Array(size);
-      let at = 0;
-      for (const p of pages) {
-        bytes.set(p.subarray(0, size - at), at);
-        at += Math.min(p.length, size - at);
-      }
-      for (const r of await getAll(db, IDBKeyRange.lowerBound([]))) {
-        const grown = new Uint8Array(r.size);
-        grown.set(bytes.subarray(0, Math.min(bytes.length, r.size)));
-        bytes = grown;
-        let from = 0;
-        for (const i of r.indices) {
-          const length = Math.min(r.page, r.size - i * r.page);
-          bytes.set(r.bytes.subarray(from, from + length), i * r.page);
-          from += length;
-        }
-      }
-      return bytes;
-    };
     // Replaces the stored image with `bytes`, as pages of 8 KiB.
     const putImage = (db, bytes) =>
       new Promise((res) => {
@@ -803,7 +774,7 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
     };
     // A newer schema (PRAGMA user_version lives at byte 60 of the header).
     let db = await idb("patched");
-    const image = await getImage(db);
+    const image = await window.idbImage("patched");
     const newer = image.slice();
     new DataView(newer.buffer).setUint32(60, 99);
     await putImage(db, newer);
@@ -811,7 +782,7 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
     db.close();
     const newerOutcome = await code("patched");
     db = await idb("patched");
-    const kept = (await getImage(db)).length === newer.length;
+    const kept = (await window.idbImage("patched")).length === newer.length;
     db.close();
     // Garbage instead of a database.
     db = await idb("garbage");
@@ -820,7 +791,7 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
     db.close();
     const garbageOutcome = await code("garbage");
     db = await idb("garbage");
-    const garbageKept = (await getImage(db)).length === 5800;
+    const garbageKept = (await window.idbImage("garbage")).length === 5800;
     db.close();
     const recovered = async (name) => {
       try {
@@ -844,7 +815,7 @@ test("a damaged or newer IndexedDB database is refused and kept; recover() salva
     await m2.tool({ action: "add", target: "memory", content: "salvage me" });
     await m2.close();
     db = await idb("salvage");
-    const broken = (await getImage(db)).slice();
+    const broken = (await window.idbImage("salvage")).slice();
     const pageSize = new DataView(broken.buffer).getUint16(16) || 65536;
     broken.fill(0xa5, 3 * pageSize, 4 * pageSize);
     await putImage(db, broken);
@@ -945,34 +916,8 @@ test("indexeddb: a write stores one log record of the pages it changed, folded i
     const copy = await Memory.open({ storage: "memory", name: "paged-copy" });
     await copy.importMarkdown({ "MEMORY.md": after });
     await copy.close();
-    let db = await idb("paged");
-    const image = await new Promise((res) => {
-      const store = db.transaction("db").objectStore("db");
-      const sizeReq = store.get("size");
-      const pagesReq = store.getAll(IDBKeyRange.bound(0, Infinity));
-      const logReq = store.getAll(IDBKeyRange.lowerBound([]));
-      store.transaction.oncomplete = () => {
-        let bytes = new Uint8Array(sizeReq.result);
-        let at = 0;
-        for (const p of pagesReq.result) {
-          bytes.set(p.subarray(0, bytes.length - at), at);
-          at += Math.min(p.length, bytes.length - at);
-        }
-        for (const r of logReq.result) {
-          const grown = new Uint8Array(r.size);
-          grown.set(bytes.subarray(0, Math.min(bytes.length, r.size)));
-          bytes = grown;
-          let from = 0;
-          for (const i of r.indices) {
-            const length = Math.min(r.page, r.size - i * r.page);
-            bytes.set(r.bytes.subarray(from, from + length), i * r.page);
-            from += length;
-          }
-        }
-        res(bytes);
-      };
-    });
-    db.close();
+    const image = await window.idbImage("paged");
+    let db;
     // Layout 1 (pages only, no log) in a database at IndexedDB version 1,
     // as the release before this layout stored it.
     db = await idb("paged-v1", 1);
