@@ -234,7 +234,9 @@ export async function idbLoad(name) {
           page > 0 &&
           Array.isArray(indices) &&
           changed instanceof Uint8Array &&
-          indices.every((i) => Number.isSafeInteger(i) && i >= 0 && i * page < length);
+          indices.every((i) => Number.isSafeInteger(i) && i >= 0 && i * page < length) &&
+          // The pages, joined, are exactly as long as their indices say.
+          changed.length === indices.reduce((sum, i) => sum + Math.min(page, length - i * page), 0);
         if (!fits) {
           damaged = true;
           break;

@@ -1650,11 +1650,13 @@ mod tests {
     }
 
     /// A storage that counts the reads of its blobs.
+    #[cfg(feature = "sqlite")]
     struct Counting {
         inner: crate::storage::SqliteStorage,
         reads: std::cell::Cell<usize>,
     }
 
+    #[cfg(feature = "sqlite")]
     impl Storage for Counting {
         fn kind(&self) -> &str {
             self.inner.kind()
@@ -1695,6 +1697,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "sqlite")]
     #[test]
     fn a_memory_reads_its_blobs_again_only_when_another_writer_committed() {
         let slot = crate::storage::sqlite::Slot::in_memory().unwrap();
