@@ -179,8 +179,11 @@ export async function idbVersion(name) {
 
 /** The numeric keys from `first` on: pages of the image. */
 const pagesFrom = (first) => IDBKeyRange.bound(first, Infinity);
-/** Every array key: the log of writes since the pages were last folded. */
-const LOG = IDBKeyRange.lowerBound([]);
+/**
+ * Every array key: the log of writes since the pages were last folded. (A
+ * function: this module is also loaded where IndexedDB does not exist.)
+ */
+const logKeys = () => IDBKeyRange.lowerBound([]);
 
 /** `bytes` (a Uint8Array) at least `size` long, or cut to it. */
 function sized(bytes, size) {
@@ -207,7 +210,7 @@ export async function idbLoad(name) {
       idbRequest(store.get("size"), "reading the database"),
       idbRequest(store.get("image"), "reading the database"),
       idbRequest(store.getAll(pagesFrom(0)), "reading the database"),
-      idbRequest(store.getAll(LOG), "reading the database"),
+      idbRequest(store.getAll(logKeys()), "reading the database"),
     ]);
     if (typeof version !== "number") return null;
     const stamp = typeof id === "string" ? id : null;
@@ -295,7 +298,7 @@ export async function idbSave(name, version, size, page, indices, bytes, mode, i
             from += length;
           }
           store.delete(pagesFrom(Math.ceil(size / page)));
-          store.delete(LOG);
+          store.delete(logKeys());
           if (mode === "whole") store.delete("image");
           store.put(size, "size");
         }
