@@ -5,9 +5,11 @@
 
 use std::collections::BTreeSet;
 
-/// Bytes per IndexedDB record of an image: a SQLite page of mnemo's
-/// databases, and well below the size at which a browser moves a value out
-/// to a file of its own.
+/// Bytes per page of a stored image: a SQLite page of mnemo's databases,
+/// and well below the size at which a browser moves a value out to a file
+/// of its own (64 KiB in Chromium). A log record joins a commit's pages and
+/// may pass that size (a long session turn); a fold puts them back as
+/// records of one page.
 pub const PAGE: usize = 8192;
 
 /// Log records after which a commit folds the log into the pages: a load
