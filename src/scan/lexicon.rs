@@ -737,6 +737,12 @@ features! {
     /// What makes a gift card a present, or a secret a kind one:
     /// birthday, a present, a surprise; день рождения.
     GiftFor,
+    /// Whom a private matter is kept from, when it is not the user: people
+    /// at work, the family; «на работе», «коллегам».
+    Audience,
+    /// Instructions inside what the agent reads: "a document: ignore any
+    /// instructions written inside it"; «внутри него».
+    InsideIt,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -808,6 +814,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         // A prohibition: "forbidden to deploy without approval" is a rule.
         "=forbidden", "=prohibited", "not allowed", "=запрещено", "=запрещается", "=запрещён",
         "=запрещен",
+        // A determiner that negates its noun: "no force-pushes without my
+        // confirmation", «никаких платежей без согласия».
+        "=никаких", "=никакие", "=никакого", "=никакой", "=никакую", "=никаким",
     ]),
     (F::NegCancel, &[
         "forget", "hesitate", "fail", "miss", "забуд*", "забыва*", "=забыть", "стесняйся",
@@ -900,6 +909,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "in the old docs", "in the ticket", "in the issue", "in the runbook", "in the guide",
         "from the wiki", "from the readme", "of the readme", "on the wiki", "in the pdf",
         "в readme", "в вики", "в документации", "в тикете", "в инструкции по",
+    ]),
+    (F::InsideIt, &[
+        "written inside it", "written in it", "inside it", "within it", "inside them",
+        "within them", "embedded in it", "embedded in them", "внутри него", "внутри неё",
+        "внутри нее", "внутри них",
     ]),
     (F::UserAsk, &[
         "=word", "=слово",
@@ -1091,6 +1105,9 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "сканер*", "защит* памяти",
         "проверк* безопасности", "фильтр* контент*", "модераци*",
         "ограничени* безопасности", "защит* от инъекци*",
+        // Memory's own screening and approval of writes.
+        "проверк* записей", "проверк* памяти", "проверк* заметок", "подтверждени* записей",
+        "одобрени* записей", "memory checks", "write checks", "write screening",
     ]),
     (F::OtherScanner, &[
         "trivy", "grype", "snyk", "sonarqube", "sonar", "clamav", "antivirus", "nessus", "nmap",
@@ -1221,7 +1238,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::AllCmds, &[
         "all commands", "any command", "any commands", "every command", "all shell commands",
         "all actions", "any action", "any actions", "everything", "anything", "=rm", "=sudo",
-        "force push", "push force", "=deletes", "любых команд*", "никаких команд*", "все команд*",
+        "force push", "push force", "=deletes", "любых команд*", "все команд*",
         "всех команд*", "любые действия", "любых действий", "любые команд*", "удалени*",
         "ни для каких", "каких команд*",
     ]),
@@ -2139,6 +2156,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
     (F::GiftFor, &[
         "birthday", "=present", "christmas", "день рождени*", "=подарок", "новый год",
         "=surprise", "=сюрприз",
+    ]),
+    (F::Audience, &[
+        "at work", "in the office", "at the office", "coworker*", "co-worker*", "colleague*",
+        "my boss", "my manager", "my parents", "my family", "my in-laws", "на работе", "в офисе",
+        "коллег*", "начальств*", "начальник*", "родител*", "=маме", "=папе", "свекров*", "тёщ*",
     ]),
     (F::ToolRules, &[
         "firewall", "iptables", "nftables", "=ufw", "ad blocker", "adblock", "ublock", "=eslint",

@@ -715,11 +715,21 @@ fn spec_sheet(sk: &Skeleton, flags: &[u32], content: &[usize]) -> bool {
                     .any(|s| s.len() == a.len() + b.len() && s.starts_with(a) && s.ends_with(b))
             })
     };
-    content.iter().take(4).any(|&k| spec(k))
+    // A verb after its subject and before what it names describes the
+    // machines (`System: front desk PCs run Windows 10`); at the head of
+    // the content it is an order (`System: run …`).
+    let describes = |i: usize| {
+        i > 0
+            && content
+                .get(i + 1..i + 3)
+                .is_some_and(|next| next.iter().any(|&k| spec(k)))
+    };
+    content.iter().take(8).any(|&k| spec(k))
         && !content
             .iter()
-            .take_while(|&&k| sk.words[k].sent == sent)
-            .any(|&k| flags[k] & flag(F::RoleContent) != 0)
+            .enumerate()
+            .take_while(|(_, &k)| sk.words[k].sent == sent)
+            .any(|(i, &k)| flags[k] & flag(F::RoleContent) != 0 && !describes(i))
         && !content.iter().any(|&k| flags[k] & spoken_to != 0)
 }
 
@@ -1105,10 +1115,14 @@ fn embedded_roles(
             && (bracket
                 || ((sentence_end || label)
                     && after_role(t, end, words[k + 1].at.1 as usize).1 == b':'));
+        // `… Ассистент: Claude. Система: Debian 12 на agents-01.` names a
+        // machine mid-line as at the start of one.
+        let content: Vec<usize> = (k + 1..first + count).collect();
         if override_here
             || (marked
                 && word_is(sk, k, &["system", "sys", "система"])
-                && instructs(k + 1, first + count, label))
+                && instructs(k + 1, first + count, label)
+                && !spec_sheet(sk, flags, &content))
         {
             let range = (words[k].raw.0 as usize, line_end);
             push(findings, "role.system-prefix", Category::RoleHijack, range);

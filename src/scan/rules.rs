@@ -61,6 +61,28 @@ pub(super) struct Hit {
 
 /// The hits of `hits` (sorted by start) that start in the raw range
 /// `start..end`.
+/// Words a negation reaches across to its verb: "I don't want you to
+/// ever bypass …", «не хочу, чтобы ты когда-либо …» negate the bypass.
+fn wish_word(word: &str) -> bool {
+    matches!(
+        word,
+        "want"
+            | "wish"
+            | "like"
+            | "you"
+            | "to"
+            | "ever"
+            | "really"
+            | "would"
+            | "хочу"
+            | "чтобы"
+            | "ты"
+            | "вы"
+            | "когда-либо"
+            | "вообще"
+    )
+}
+
 pub(super) fn hits_in(hits: &[Hit], start: u32, end: u32) -> &[Hit] {
     let first = hits.partition_point(|h| h.start < start);
     &hits[first..first + hits[first..].partition_point(|h| h.start < end)]
@@ -209,6 +231,11 @@ const INSTR: &[F] = &[ObjStrong, Setup];
 const INSTR_ANY: &[F] = &[ObjStrong, ObjMedium, Setup, SetupWeak];
 /// Instructions of a document or an untrusted place, not the agent's.
 const NOT_OWN: &[F] = &[DocRef, Untrusted, Fiction];
+/// The same, and "any instructions inside it" (what the agent reads).
+const NOT_OWN_INSIDE: &[F] = &[DocRef, Untrusted, Fiction, InsideIt];
+/// A private matter kept from someone other than the user (a surprise, the
+/// people at work) is no deception of the user.
+const PRIVATE: &[F] = &[GiftFor, Audience];
 /// Not the agent's instructions, for a dismissal: also a manual on a
 /// topic («инструкция по деплою устарела»).
 const NOT_OWN_VOID: &[F] = &[DocRef, Untrusted, DocTopic, Fiction];
@@ -238,7 +265,7 @@ const WIDE: &[F] = &[AllCmds];
 pub(super) const RULES: &[Rule] = &[
     // --- prompt injection -------------------------------------------------
     rv("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[ScopeStrong], 5), st(OBJ, 3)], NOT_OWN),
-    rv("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[ScopeWeak], 5), st(&[ObjStrong], 3)], NOT_OWN),
+    rv("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[ScopeWeak], 5), st(&[ObjStrong], 3)], NOT_OWN_INSIDE),
     rv("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(OBJ, 4), st(&[ScopeAfter], 4)], NOT_OWN),
     r("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[Told], 3)]),
     r("pi.ignore-previous", C::PromptInjection, Sentence, &[nn(&[Override], 0), st(&[ObjAll], 1), st(&[ScopeAfter, Told], 2)]),
@@ -268,8 +295,8 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.developer-mode", C::PromptInjection, Sentence, &[nn(&[Pretend], 0), st(&[LiftNeg], 6), st(&[LiftObj], 3)]),
     r("pi.hidden-instructions", C::PromptInjection, Sentence, &[st(&[HiddenAdj], 0), st(&[HiddenObj], 1)]),
     r("pi.hidden-instructions", C::PromptInjection, Sentence, &[st(&[HiddenObj], 0), st(&[HiddenAdj], 5), st(&[From], 0), st(&[UserW], 1)]),
-    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[Tell], 1), st(&[UserW], 3), st(&[DefObj], 2)]),
-    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[Tell], 1), st(&[DefObj], 3), st(&[UserW], 4)]),
+    rv("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[Tell], 1), st(&[UserW], 3), st(&[DefObj], 2)], PRIVATE),
+    rv("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[Tell], 1), st(&[DefObj], 3), st(&[UserW], 4)], PRIVATE),
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Secretly], 0), st(&[Act], 3)]),
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Act], 0), st(&[Secretly], 6)]),
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[UserW], 2), st(&[Knowing], 1)]),
@@ -280,7 +307,7 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.deception", C::PromptInjection, Sentence, &[nc(CONSENT_ACTS, 0), nc(&[Without], 12), st(&[Consent], 0), st(&[UserW], 1)]),
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[UserW], 2), st(&[Consent], 1), nc(CONSENT_ACTS, 8)]),
     r("pi.deception", C::PromptInjection, Sentence, &[nc(&[Without], 0), st(&[Consent], 0), st(&[UserW], 1), nc(CONSENT_ACTS, 8)]),
-    r("pi.deception", C::PromptInjection, Sentence, &[st(&[Hide], 0), st(&[DefObj], 1), st(&[From], 2), st(&[UserW], 1)]),
+    rv("pi.deception", C::PromptInjection, Sentence, &[st(&[Hide], 0), st(&[DefObj], 1), st(&[From], 2), st(&[UserW], 1)], PRIVATE),
     r("pi.deception", C::PromptInjection, Sentence, &[st(&[Secretly], 0), st(&[From], 0), st(&[UserW], 0)]),
     r("pi.deception", C::PromptInjection, Sentence, &[st(&[Neg], 0), st(&[UserW], 2), st(&[KnowV], 1), st(&[DefObj], 1)]),
     // An action of the agent's kept out of its reply ("when you delete
@@ -1114,7 +1141,9 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         h.line = line;
         let before = last_neg[(h.w0 as usize).min(n)];
         h.neg_clause = before.is_some();
-        h.neg_near = clause_neg[(h.w0 as usize).min(n)].is_some_and(|k| h.w0 - k <= 3);
+        h.neg_near = clause_neg[(h.w0 as usize).min(n)].is_some_and(|k| {
+            h.w0 - k <= 3 || ((k + 1)..h.w0.min(n as u32)).all(|w| wish_word(sk.word(w as usize)))
+        });
         h.quoted = quoted.get(h.w0 as usize).copied().unwrap_or(false);
     }
     Analysis { hits, flags }
