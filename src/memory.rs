@@ -1650,14 +1650,12 @@ mod tests {
     }
 
     /// A storage that counts the reads of its blobs.
-    #[cfg(feature = "sqlite")]
-    struct Counting {
-        inner: crate::storage::SqliteStorage,
+    struct Counting<S> {
+        inner: S,
         reads: std::cell::Cell<usize>,
     }
 
-    #[cfg(feature = "sqlite")]
-    impl Storage for Counting {
+    impl<S: Storage> Storage for Counting<S> {
         fn kind(&self) -> &str {
             self.inner.kind()
         }
@@ -1697,26 +1695,23 @@ mod tests {
         }
     }
 
-    #[cfg(feature = "sqlite")]
-    #[test]
-    fn a_memory_reads_its_blobs_again_only_when_another_writer_committed() {
-        let slot = crate::storage::sqlite::Slot::in_memory().unwrap();
-        let on = |slot: &crate::storage::sqlite::Slot| Counting {
-            inner: crate::storage::SqliteStorage::with_slot(
-                slot.clone(),
-                crate::storage::sqlite::InMemory::new(crate::storage::system_clock),
-            ),
+    /// Two memories over one storage (`on` makes a handle to it): a write
+    /// reads no blob back after the memory's own commit, and reads them
+    /// again (keeping the other's note) after the other's.
+    fn reads_blobs_again_only_after_another_commit<S: Storage>(on: impl Fn() -> S) {
+        let counting = || Counting {
+            inner: on(),
             reads: Default::default(),
         };
-        let add = |m: &mut Memory<Counting>, text: &str| {
+        let add = |m: &mut Memory<Counting<S>>, text: &str| {
             let call = serde_json::json!({"action": "add", "target": "memory", "content": text});
             let r = run_ready(m.tool(&call)).unwrap();
             assert!(r.success, "{r:?}");
         };
-        let mut a = run_ready(Memory::open(on(&slot), Config::default()))
+        let mut a = run_ready(Memory::open(counting(), Config::default()))
             .unwrap()
             .unwrap();
-        let mut b = run_ready(Memory::open(on(&slot), Config::default()))
+        let mut b = run_ready(Memory::open(counting(), Config::default()))
             .unwrap()
             .unwrap();
         add(&mut a, "one");
@@ -1733,6 +1728,28 @@ mod tests {
         assert_eq!(a.export_markdown()["MEMORY.md"], want);
         run_ready(b.refresh()).unwrap().unwrap();
         assert_eq!(b.export_markdown()["MEMORY.md"], want);
+    }
+
+    #[cfg(feature = "sqlite")]
+    #[test]
+    fn a_memory_reads_its_blobs_again_only_when_another_writer_committed() {
+        let slot = crate::storage::sqlite::Slot::in_memory().unwrap();
+        reads_blobs_again_only_after_another_commit(|| {
+            crate::storage::SqliteStorage::with_slot(
+                slot.clone(),
+                crate::storage::sqlite::InMemory::new(crate::storage::system_clock),
+            )
+        });
+    }
+
+    #[test]
+    fn a_memory_over_blobs_in_memory_reads_them_again_only_after_another_commit() {
+        let s = MemoryStorage::new();
+        reads_blobs_again_only_after_another_commit(|| s.clone());
+        // A blob put from outside the memories moves the counter too.
+        let before = run_ready(s.version()).unwrap().unwrap();
+        s.put("USER.md", "Prefers tea");
+        assert_ne!(run_ready(s.version()).unwrap().unwrap(), before);
     }
 
     #[test]

@@ -12,6 +12,9 @@ use crate::error::{Error, Result};
 #[derive(Clone)]
 pub struct MemoryStorage {
     blobs: Rc<RefCell<BTreeMap<String, Vec<u8>>>>,
+    /// Moved by every change of `blobs`, through any clone: the
+    /// [`Storage::version`] that spares a memory reading its blobs back.
+    changes: Rc<Cell<i64>>,
     fail_writes_after: Rc<Cell<Option<usize>>>,
     clock: Rc<dyn Fn() -> u64>,
 }
@@ -41,6 +44,7 @@ impl MemoryStorage {
     pub fn with_clock(clock: impl Fn() -> u64 + 'static) -> MemoryStorage {
         MemoryStorage {
             blobs: Rc::default(),
+            changes: Rc::default(),
             fail_writes_after: Rc::default(),
             clock: Rc::new(clock),
         }
@@ -70,8 +74,14 @@ impl MemoryStorage {
         Ok(())
     }
 
+    /// Counts a change of the blobs.
+    fn changed(&self) {
+        self.changes.set(self.changes.get() + 1);
+    }
+
     /// Puts a blob directly, bypassing everything (tests, fixtures).
     pub fn put(&self, name: &str, data: impl Into<Vec<u8>>) {
+        self.changed();
         self.blobs
             .borrow_mut()
             .insert(name.to_string(), data.into());
@@ -89,6 +99,7 @@ impl Storage for MemoryStorage {
 
     async fn write(&self, name: &str, data: &[u8]) -> Result<()> {
         self.may_write(name)?;
+        self.changed();
         self.blobs
             .borrow_mut()
             .insert(name.to_string(), data.to_vec());
@@ -97,6 +108,7 @@ impl Storage for MemoryStorage {
 
     async fn write_at(&self, name: &str, at: u64, data: &[u8]) -> Result<()> {
         self.may_write(name)?;
+        self.changed();
         let mut blobs = self.blobs.borrow_mut();
         let blob = blobs.entry(name.to_string()).or_default();
         *blob = super::appended(std::mem::take(blob), at, data);
@@ -104,6 +116,7 @@ impl Storage for MemoryStorage {
     }
 
     async fn delete(&self, name: &str) -> Result<()> {
+        self.changed();
         self.blobs.borrow_mut().remove(name);
         Ok(())
     }
@@ -120,6 +133,7 @@ impl Storage for MemoryStorage {
         if self.fail_writes_after.get().is_some() {
             return super::journal::commit(self, changes).await;
         }
+        self.changed();
         let mut blobs = self.blobs.borrow_mut();
         for change in changes {
             match change {
@@ -136,6 +150,12 @@ impl Storage for MemoryStorage {
             }
         }
         Ok(())
+    }
+
+    /// Every change made through this storage or a clone of it moves the
+    /// counter; nothing else can reach its blobs.
+    async fn version(&self) -> Result<Option<(u64, i64)>> {
+        Ok(Some((0, self.changes.get())))
     }
 
     fn now_ms(&self) -> u64 {
