@@ -975,6 +975,22 @@ test("indexeddb: a write stores one log record of the pages it changed, folded i
     const damagedLog = await attempt(() => Memory.open({ storage: "indexeddb", name: "paged" }));
     const recovered = await attempt(() => Memory.recover("paged", { storage: "indexeddb" }));
     const afterRecover = (await (await Memory.open({ storage: "indexeddb", name: "paged" })).exportMarkdown())["MEMORY.md"];
+    // A log record whose bytes do not cover the pages it names (two pages,
+    // one page of bytes): refused the same way, and recovered.
+    await (await Memory.open({ storage: "indexeddb", name: "paged" })).close();
+    db = await idb("paged");
+    await new Promise((res) => {
+      const tx = db.transaction("db", "readwrite");
+      const store = tx.objectStore("db");
+      store.get("version").onsuccess = (e) => store.put(e.target.result + 1, "version");
+      store.get("size").onsuccess = (e) =>
+        store.put({ size: e.target.result, page: 8192, indices: [1, 2], bytes: new Uint8Array(8192) }, [2e12]);
+      tx.oncomplete = res;
+    });
+    db.close();
+    const shortLog = await attempt(() => Memory.open({ storage: "indexeddb", name: "paged" }));
+    const shortRecovered = await attempt(() => Memory.recover("paged", { storage: "indexeddb" }));
+    const afterShort = (await (await Memory.open({ storage: "indexeddb", name: "paged" })).exportMarkdown())["MEMORY.md"];
     // A newer mnemo's layout (IndexedDB version 3): refused, left alone.
     db = await idb("future", 3);
     db.close();
@@ -984,7 +1000,7 @@ test("indexeddb: a write stores one log record of the pages it changed, folded i
     return {
       pages, logsAfterGrowth, one: one.map(({ key, value }) => ({ key, indices: value?.indices?.length })),
       thirty: thirty.map(({ key }) => key), after, read, logsNow, readV1, rereadV1, v1Version, readOld,
-      keysOld, reread, damagedLog, recovered, afterRecover, future, futureVersion,
+      keysOld, reread, damagedLog, recovered, afterRecover, shortLog, shortRecovered, afterShort, future, futureVersion,
     };
   });
   const summary = JSON.stringify(out).slice(0, 600);
@@ -1013,6 +1029,9 @@ test("indexeddb: a write stores one log record of the pages it changed, folded i
   assert.match(out.damagedLog, /^store-damaged: .*log.*damaged.*Memory\.recover/);
   assert.ok(out.recovered.salvaged?.includes("MEMORY.md"), JSON.stringify(out.recovered));
   assert.equal(out.afterRecover, out.reread);
+  assert.match(out.shortLog, /^store-damaged: .*log.*damaged.*Memory\.recover/);
+  assert.ok(out.shortRecovered.salvaged?.includes("MEMORY.md"), JSON.stringify(out.shortRecovered));
+  assert.equal(out.afterShort, out.reread);
   assert.match(out.future, /^storage: .*newer mnemo/);
   assert.equal(out.futureVersion, 3);
   await page.close();
