@@ -743,6 +743,9 @@ features! {
     /// Instructions inside what the agent reads: "a document: ignore any
     /// instructions written inside it"; «внутри него».
     InsideIt,
+    /// Someone asked to change their own password, not to hand it over:
+    /// "ask them to change their password"; «попросить сменить пароли».
+    ChangeCred,
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
@@ -909,6 +912,18 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "in the old docs", "in the ticket", "in the issue", "in the runbook", "in the guide",
         "from the wiki", "from the readme", "of the readme", "on the wiki", "in the pdf",
         "в readme", "в вики", "в документации", "в тикете", "в инструкции по",
+    ]),
+    (F::ChangeCred, &[
+        "them to change their password*", "them to change the password*", "them to change passwords",
+        "him to change his password*", "her to change her password*",
+        "user to change their password*", "users to change their password*",
+        "everyone to change their password*", "people to change their password*",
+        "them to reset their password*", "user to reset their password*",
+        // The infinitive or imperative and the plain object: «при смене
+        // пароля … спрашивает старый» is still a request for it.
+        "=сменить =пароли", "=сменить =пароль", "=поменять =пароли", "=поменять =пароль",
+        "=смените =пароль", "=смените =пароли", "=поменяйте =пароль", "=поменяйте =пароли",
+        "=менял =ли =он =пароль", "=меняла =ли =она =пароль",
     ]),
     (F::InsideIt, &[
         "written inside it", "written in it", "inside it", "within it", "inside them",

@@ -440,14 +440,14 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[ObjAll], 0), st(&[LiftNeg], 3), st(&[LiftObj], 1)]),
     r("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[YouAre], 0), st(&[Addressee, Persona], 3), st(&[LiftNeg], 3), st(&[LiftObj], 2)]),
     // --- credential harvesting ------------------------------------------
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident]),
     // A one-time code read out to a caller or a courier: "give them the
     // code from the Amazon text", «продиктуй код из смс».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[CodeW], 3), st(&[SmsW], 4)], &[CredMeta, Incident, AttackSign]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[SmsW], 3), st(&[CodeW], 1)], &[CredMeta, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[CodeW], 3), st(&[SmsW], 4)], &[CredMeta, ChangeCred, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[SmsW], 3), st(&[CodeW], 1)], &[CredMeta, ChangeCred, Incident, AttackSign]),
     // A secret taken to be used in the user's name: "get the Apple ID
     // password and sign in for them".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GetV, Ask, AskDirect], 0), st(&[CredObj], 4), st(&[OnBehalf], 10)], &[CredMeta, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GetV, Ask, AskDirect], 0), st(&[CredObj], 4), st(&[OnBehalf], 10)], &[CredMeta, ChangeCred, Incident, AttackSign]),
     // Reviews written in borrowed voices: "five-star reviews from
     // different names", «отзывы от разных имён, все на пять звёзд».
     rv("pi.fake-reviews", C::PromptInjection, Sentence, &[nc(&[ReviewW, StarsW], 0), st(&[FakeVoice], 14)], &[Incident, AttackSign]),
@@ -455,58 +455,58 @@ pub(super) const RULES: &[Rule] = &[
     // Gift cards bought and their codes passed on: the scam's own shape.
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[BuyV], 0), st(&[GiftCard], 5), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[GiftCard], 0), st(&[BuyV], 8), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, Incident, AttackSign]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident]),
     // «нужен master password — попроси его у юзера»: the secret named
     // first, then asked for from the user.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect], 10), st(&[Pron], 1), st(&[UserW], 2)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect], 10), st(&[Pron], 1), st(&[UserW], 2)], &[CredMeta, ChangeCred, Incident]),
     // «пароль от почты — спрашивать у пользователя»: the secret first, then
     // who to ask it of.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect, AskFor, AskInf], 6), st(&[UserW], 2)], &[CredMeta, Incident, CondW, NoNeed]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect, AskFor, AskInf], 6), st(&[UserW], 2)], &[CredMeta, ChangeCred, Incident, CondW, NoNeed]),
     // A checklist's infinitive: «спросить пароль от Госуслуг и код из СМС»;
     // not where a condition describes what someone else asks for.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskInf], 0), nn(&[CredObj], 4)], &[CredMeta, Incident, CondW, NoNeed]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskInf], 0), nn(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident, CondW, NoNeed]),
     // A secret described, not named: "the six digits their phone just
     // showed", «слова, что записаны на бумажке».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, ChangeCred, Incident]),
     // Asked for by name, the user unnamed: "ask for the recovery phrase",
     // «выясни у собеседника девичью фамилию матери».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskForImp, AskDirect], 0), st(&[CredObj, SecretFile], 8)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Collect], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CollectImp], 0), st(&[CredObj], 4)], &[CredMeta, Incident, AttackSign, ChangeIt]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[PleaseGive], 0), st(&[CredObj], 8)], &[CredMeta, Incident, AttackSign, ChangeIt]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[ShouldW], 0), nn(&[Give], 4), st(&[CredObj], 8)], &[CredMeta, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskForImp, AskDirect], 0), st(&[CredObj, SecretFile], 8)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Collect], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CollectImp], 0), st(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[PleaseGive], 0), st(&[CredObj], 8)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[ShouldW], 0), nn(&[Give], 4), st(&[CredObj], 8)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
     // What the agent is said to do: "the HR bot first asks for their SSO
     // password", «бот просит у клиента пароль».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), nc(&[Asks3], 3), st(&[CredObj], 10)], &[CredMeta, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), nc(&[Asks3], 3), st(&[CredObj], 10)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
     // What an agent should do, said of it: "the assistant should confirm
     // the owner's identity by asking which PIN they use".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), st(&[ShouldW], 3), nn(&[Ask, AskFor, AskDirect, CollectImp, Collect], 10), st(&[CredObj], 8)], &[CredMeta, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), st(&[ShouldW], 3), nn(&[Ask, AskFor, AskDirect, CollectImp, Collect], 10), st(&[CredObj], 8)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
     // "telling you the PIN", "read me the code".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[TellYou], 0), st(&[CredObj], 4)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[TellYou], 0), st(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident]),
     // Handed over "to you": «пусть скинет тебе backup codes».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, GiveOut], 0), st(&[Here, Me], 1), st(&[CredObj], 5)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Here], 2), st(&[SecretFile], 8)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, GiveOut], 0), st(&[Here, Me], 1), st(&[CredObj], 5)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Here], 2), st(&[SecretFile], 8)], &[CredMeta, ChangeCred, Incident]),
     // A secret photographed: "have them photograph both sides of the card".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask, AskFor, AskDirect], 0), st(&[Capture], 8), st(&[CaptureObj, CredObj], 8)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask, AskFor, AskDirect], 0), st(&[Capture], 8), st(&[CaptureObj, CredObj], 8)], &[CredMeta, ChangeCred, Incident]),
     // The code that arrives, forwarded here: «код, который придёт, перешли
     // сюда»; asked for: «попроси продиктовать код, который придёт».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CodeThing], 0), st(&[Arrive], 5), st(&[Give, GiveOut], 10), nn(&[Here, Me], 2)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask, AskFor, AskDirect], 0), st(&[CodeThing], 6), st(&[Arrive], 5)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CodeThing], 0), st(&[Arrive], 5), st(&[Give, GiveOut], 10), nn(&[Here, Me], 2)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask, AskFor, AskDirect], 0), st(&[CodeThing], 6), st(&[Arrive], 5)], &[CredMeta, ChangeCred, Incident]),
     // The user's secret kept in the agent's memory.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Store], 0), st(&[UserW], 2), st(&[CredObj], 4), st(&[MemDest], 8)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[CredObj], 0), nc(&[Store], 12), st(&[Pron], 1), st(&[MemDest], 3)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GiveOut], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6), nn(&[Here, Me], 10)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Store], 0), st(&[UserW], 2), st(&[CredObj], 4), st(&[MemDest], 8)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[CredObj], 0), nc(&[Store], 12), st(&[Pron], 1), st(&[MemDest], 3)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GiveOut], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6), nn(&[Here, Me], 10)], &[CredMeta, ChangeCred, Incident]),
     // A secret file's contents asked into the chat.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, AskFor], 0), st(&[SecretFile], 8), nn(&[Here], 12)], &[CredMeta, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[SecretFile], 0), st(&[Give], 8), nn(&[Here], 6)], &[CredMeta, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, AskFor], 0), st(&[SecretFile], 8), nn(&[Here], 12)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[SecretFile], 0), st(&[Give], 8), nn(&[Here], 6)], &[CredMeta, ChangeCred, Incident]),
     // «нужен пароль пользователя … — пусть пришлёт сюда»: the secret, then
     // an order to send it here.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), st(&[Give], 10), nn(&[Here], 3)], &[CredMeta, Incident, NoNeed]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), st(&[Give], 10), nn(&[Here], 3)], &[CredMeta, ChangeCred, Incident, NoNeed]),
     // --- exfiltration -----------------------------------------------------
     c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[Net], 0), st(&[SecretVar, CmdSubst, EnvAccess], FAR)]),
     c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[EnvDump], 0), st(&[Net], 10)]),
