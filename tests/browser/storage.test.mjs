@@ -958,36 +958,30 @@ test("indexeddb: a write stores one log record of the pages it changed, folded i
     const again = await Memory.open({ storage: "indexeddb", name: "paged" });
     const reread = (await again.exportMarkdown())["MEMORY.md"];
     await again.close();
+    // Appends a log record (made from the stored image's size) as a commit
+    // stores one: with a new change counter (a context that keeps the
+    // memory loaded reloads only when the counter moved).
+    const appendLog = async (record, key) => {
+      await (await Memory.open({ storage: "indexeddb", name: "paged" })).close();
+      db = await idb("paged");
+      await new Promise((res) => {
+        const tx = db.transaction("db", "readwrite");
+        const store = tx.objectStore("db");
+        store.get("version").onsuccess = (e) => store.put(e.target.result + 1, "version");
+        store.get("size").onsuccess = (e) => store.put(record(e.target.result), [key]);
+        tx.oncomplete = res;
+      });
+      db.close();
+    };
     // A log record that is not a commit: refused, and recover() salvages
     // the commits before it.
-    await (await Memory.open({ storage: "indexeddb", name: "paged" })).close();
-    db = await idb("paged");
-    await new Promise((res) => {
-      const tx = db.transaction("db", "readwrite");
-      const store = tx.objectStore("db");
-      // As a commit stores it: with a new change counter (a context that
-      // keeps the memory loaded reloads only when the counter moved).
-      store.get("version").onsuccess = (e) => store.put(e.target.result + 1, "version");
-      store.put({ size: 3, page: 8192, indices: [5], bytes: "not bytes" }, [1e12]);
-      tx.oncomplete = res;
-    });
-    db.close();
+    await appendLog(() => ({ size: 3, page: 8192, indices: [5], bytes: "not bytes" }), 1e12);
     const damagedLog = await attempt(() => Memory.open({ storage: "indexeddb", name: "paged" }));
     const recovered = await attempt(() => Memory.recover("paged", { storage: "indexeddb" }));
     const afterRecover = (await (await Memory.open({ storage: "indexeddb", name: "paged" })).exportMarkdown())["MEMORY.md"];
     // A log record whose bytes do not cover the pages it names (two pages,
     // one page of bytes): refused the same way, and recovered.
-    await (await Memory.open({ storage: "indexeddb", name: "paged" })).close();
-    db = await idb("paged");
-    await new Promise((res) => {
-      const tx = db.transaction("db", "readwrite");
-      const store = tx.objectStore("db");
-      store.get("version").onsuccess = (e) => store.put(e.target.result + 1, "version");
-      store.get("size").onsuccess = (e) =>
-        store.put({ size: e.target.result, page: 8192, indices: [1, 2], bytes: new Uint8Array(8192) }, [2e12]);
-      tx.oncomplete = res;
-    });
-    db.close();
+    await appendLog((size) => ({ size, page: 8192, indices: [1, 2], bytes: new Uint8Array(8192) }), 2e12);
     const shortLog = await attempt(() => Memory.open({ storage: "indexeddb", name: "paged" }));
     const shortRecovered = await attempt(() => Memory.recover("paged", { storage: "indexeddb" }));
     const afterShort = (await (await Memory.open({ storage: "indexeddb", name: "paged" })).exportMarkdown())["MEMORY.md"];
