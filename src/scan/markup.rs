@@ -1117,12 +1117,11 @@ fn embedded_roles(
                     && after_role(t, end, words[k + 1].at.1 as usize).1 == b':'));
         // `… Ассистент: Claude. Система: Debian 12 на agents-01.` names a
         // machine mid-line as at the start of one.
-        let content: Vec<usize> = (k + 1..first + count).collect();
         if override_here
             || (marked
                 && word_is(sk, k, &["system", "sys", "система"])
                 && instructs(k + 1, first + count, label)
-                && !spec_sheet(sk, flags, &content))
+                && !spec_sheet(sk, flags, &(k + 1..first + count).collect::<Vec<_>>()))
         {
             let range = (words[k].raw.0 as usize, line_end);
             push(findings, "role.system-prefix", Category::RoleHijack, range);
