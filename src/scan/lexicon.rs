@@ -2286,13 +2286,27 @@ pub(super) fn stem(folded: &str) -> String {
     })
 }
 
-fn item(word: &str) -> Item {
+/// The entry word `word` (`=exact`, `prefix*` or a word to stem), stems
+/// taken from `stems` (each distinct word is stemmed once).
+fn item(word: &'static str, stems: &mut Stems) -> Item {
     if let Some(e) = word.strip_prefix('=') {
         Item::Exact(e.into())
     } else if let Some(p) = word.strip_suffix('*') {
         Item::Prefix(p.into())
     } else {
-        Item::Stem(stem(word).into())
+        Item::Stem(stems.of(word).into())
+    }
+}
+
+/// The stems of the lexicon's words while it is built: its entries repeat
+/// words, and a cold start (a page's first scan, a CLI run) pays for every
+/// analysis.
+#[derive(Default)]
+struct Stems(FxHashMap<&'static str, Box<str>>);
+
+impl Stems {
+    fn of(&mut self, word: &'static str) -> &str {
+        self.0.entry(word).or_insert_with(|| stem(word).into())
     }
 }
 
@@ -2318,10 +2332,11 @@ impl Lexicon {
             vocab: Trie::default(),
             endings: Trie::default(),
         };
-        let mut words: Vec<String> = GLUE.iter().map(|w| w.to_string()).collect();
+        let mut stems = Stems::default();
+        let mut words: FxHashSet<Box<str>> = GLUE.iter().map(|&w| w.into()).collect();
         for (f, entries) in WORDS {
             for entry in *entries {
-                let mut items = entry.split([' ', '-']).map(item);
+                let mut items = entry.split([' ', '-']).map(|w| item(w, &mut stems));
                 let first = items.next().expect("an entry has a word");
                 let rest: Box<[Item]> = items.collect();
                 let e = Entry { f: *f, rest };
@@ -2345,8 +2360,8 @@ impl Lexicon {
                 for w in entry.split([' ', '-']) {
                     let w = w.trim_start_matches('=').trim_end_matches('*');
                     if w.chars().all(char::is_alphabetic) {
-                        words.push(w.to_string());
-                        words.push(stem(w));
+                        words.insert(w.into());
+                        words.insert(stems.of(w).into());
                     }
                 }
             }

@@ -1,6 +1,7 @@
 // Shared by the browser storage tests and benchmark: a static server for the
 // repository on 127.0.0.1 (a secure context, so OPFS works) whose "/" is a
 // page that loads mnemo/browser as `window.mnemo`, and Debian's Chromium.
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -64,7 +65,13 @@ const PAGE = `<!doctype html><meta charset="utf-8"><title>mnemo browser harness<
   window.ready = true;
 </script>`;
 
-/** Serves the repository; resolves to {server, url}. */
+/**
+ * Serves the repository; resolves to {server, url}. Files are served with
+ * `cache-control: no-store` (every page load fetches and compiles the wasm
+ * afresh, as a first visit does) until `server.revalidate` is set: then with
+ * an ETag and `no-cache`, as a production server serves them, so the
+ * browser keeps them and the code it compiled for them (a returning visit).
+ */
 export function serve() {
   if (!existsSync(path.join(ROOT, "pkg/web/browser.js"))) {
     throw new Error("pkg/web/browser.js is missing: run scripts/build-js.sh first");
@@ -79,10 +86,15 @@ export function serve() {
     if (!file.startsWith(ROOT + path.sep)) return res.writeHead(403).end();
     try {
       const body = await readFile(file);
-      res.writeHead(200, {
-        "content-type": MIME[path.extname(file)] || "application/octet-stream",
-        "cache-control": "no-store",
-      });
+      const headers = { "content-type": MIME[path.extname(file)] || "application/octet-stream" };
+      if (server.revalidate) {
+        headers["cache-control"] = "no-cache";
+        headers.etag = `"${createHash("sha256").update(body).digest("hex").slice(0, 32)}"`;
+        if (req.headers["if-none-match"] === headers.etag) return res.writeHead(304, headers).end();
+      } else {
+        headers["cache-control"] = "no-store";
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404).end("not found");
