@@ -2288,7 +2288,7 @@ pub(super) fn stem(folded: &str) -> String {
 
 /// The entry word `word` (`=exact`, `prefix*` or a word to stem), stems
 /// taken from `stems` (each distinct word is stemmed once).
-fn item(word: &'static str, stems: &mut Stems) -> Item {
+fn item(word: &str, stems: &mut Stems) -> Item {
     if let Some(e) = word.strip_prefix('=') {
         Item::Exact(e.into())
     } else if let Some(p) = word.strip_suffix('*') {
@@ -2301,12 +2301,17 @@ fn item(word: &'static str, stems: &mut Stems) -> Item {
 /// The stems of the lexicon's words while it is built: its entries repeat
 /// words, and a cold start (a page's first scan, a CLI run) pays for every
 /// analysis.
+/// (The map's type is the analyzer's stem cache's, so that the build adds
+/// no code for another.)
 #[derive(Default)]
-struct Stems(FxHashMap<&'static str, Box<str>>);
+struct Stems(FxHashMap<Box<str>, Box<str>>);
 
 impl Stems {
-    fn of(&mut self, word: &'static str) -> &str {
-        self.0.entry(word).or_insert_with(|| stem(word).into())
+    fn of<'a>(&'a mut self, word: &'a str) -> &'a str {
+        if self.0.get(word).is_none() {
+            self.0.insert(word.into(), stem(word).into());
+        }
+        self.0.get(word).map_or(word, |s| s)
     }
 }
 
@@ -2333,7 +2338,10 @@ impl Lexicon {
             endings: Trie::default(),
         };
         let mut stems = Stems::default();
-        let mut words: FxHashSet<Box<str>> = GLUE.iter().map(|&w| w.into()).collect();
+        // The segmentation vocabulary: the glue words, and the words of
+        // the entries with their stems.
+        let glue: FxHashSet<&'static str> = GLUE.iter().copied().collect();
+        let mut words: FxHashSet<&'static str> = FxHashSet::default();
         for (f, entries) in WORDS {
             for entry in *entries {
                 let mut items = entry.split([' ', '-']).map(|w| item(w, &mut stems));
@@ -2360,15 +2368,18 @@ impl Lexicon {
                 for w in entry.split([' ', '-']) {
                     let w = w.trim_start_matches('=').trim_end_matches('*');
                     if w.chars().all(char::is_alphabetic) {
-                        words.insert(w.into());
-                        words.insert(stems.of(w).into());
+                        words.insert(w);
                     }
                 }
             }
         }
         crate::order::sort(&mut lx.prefix_lens);
-        for w in &words {
+        for w in glue {
             lx.vocab.insert(w);
+        }
+        for w in words {
+            lx.vocab.insert(w);
+            lx.vocab.insert(stems.of(w));
         }
         for e in ENDINGS {
             lx.endings.insert(e);

@@ -59,8 +59,6 @@ pub(super) struct Hit {
     pub(super) quoted: bool,
 }
 
-/// The hits of `hits` (sorted by start) that start in the raw range
-/// `start..end`.
 /// Words a negation reaches across to its verb: "I don't want you to
 /// ever bypass …", «не хочу, чтобы ты когда-либо …» negate the bypass.
 fn wish_word(word: &str) -> bool {
@@ -83,6 +81,8 @@ fn wish_word(word: &str) -> bool {
     )
 }
 
+/// The hits of `hits` (sorted by start) that start in the raw range
+/// `start..end`.
 pub(super) fn hits_in(hits: &[Hit], start: u32, end: u32) -> &[Hit] {
     let first = hits.partition_point(|h| h.start < start);
     &hits[first..first + hits[first..].partition_point(|h| h.start < end)]
