@@ -2308,7 +2308,7 @@ struct Stems(FxHashMap<Box<str>, Box<str>>);
 
 impl Stems {
     fn of<'a>(&'a mut self, word: &'a str) -> &'a str {
-        if self.0.get(word).is_none() {
+        if !self.0.contains_key(word) {
             self.0.insert(word.into(), stem(word).into());
         }
         self.0.get(word).map_or(word, |s| s)
