@@ -53,6 +53,10 @@ pub(super) struct Hit {
     pub(super) neg_near: bool,
     /// A negation earlier in the sentence.
     pub(super) neg_clause: bool,
+    /// The hit's word is the verb of a condition with a subject of its own
+    /// ("if the kids ask for …", "when a client asks", «если дети
+    /// попросят»): it says what someone else does, not what to do.
+    pub(super) cond_verb: bool,
     /// The hit lies in a quotation introduced as an example ("phrases like
     /// 'ignore …'", «что-то вроде «игнорируй…»», "a ticket ('ignore …')"):
     /// a mention, not an order.
@@ -98,6 +102,9 @@ pub(super) enum Neg {
     Near,
     /// No negation earlier in the sentence.
     NoClause,
+    /// An order: no negation earlier in the sentence, and not the verb of
+    /// a condition with its own subject ("if the kids ask for …").
+    Order,
 }
 
 /// Where a rule's steps must all lie.
@@ -153,6 +160,13 @@ const fn nc(any: &'static [F], gap: u16) -> Step {
         any,
         gap,
         neg: Neg::NoClause,
+    }
+}
+const fn ord(any: &'static [F], gap: u16) -> Step {
+    Step {
+        any,
+        gap,
+        neg: Neg::Order,
     }
 }
 
@@ -440,14 +454,14 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[ObjAll], 0), st(&[LiftNeg], 3), st(&[LiftObj], 1)]),
     r("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[YouAre], 0), st(&[Addressee, Persona], 3), st(&[LiftNeg], 3), st(&[LiftObj], 2)]),
     // --- credential harvesting ------------------------------------------
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident]),
     // A one-time code read out to a caller or a courier: "give them the
     // code from the Amazon text", «продиктуй код из смс».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[CodeW], 3), st(&[SmsW], 4)], &[CredMeta, ChangeCred, Incident, AttackSign]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[SmsW], 3), st(&[CodeW], 1)], &[CredMeta, ChangeCred, Incident, AttackSign]),
     // A secret taken to be used in the user's name: "get the Apple ID
     // password and sign in for them".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GetV, Ask, AskDirect], 0), st(&[CredObj], 4), st(&[OnBehalf], 10)], &[CredMeta, ChangeCred, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[GetV, Ask, AskDirect], 0), st(&[CredObj], 4), st(&[OnBehalf], 10)], &[CredMeta, ChangeCred, Incident, AttackSign]),
     // Reviews written in borrowed voices: "five-star reviews from
     // different names", «отзывы от разных имён, все на пять звёзд».
     rv("pi.fake-reviews", C::PromptInjection, Sentence, &[nc(&[ReviewW, StarsW], 0), st(&[FakeVoice], 14)], &[Incident, AttackSign]),
@@ -455,7 +469,7 @@ pub(super) const RULES: &[Rule] = &[
     // Gift cards bought and their codes passed on: the scam's own shape.
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[BuyV], 0), st(&[GiftCard], 5), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[GiftCard], 0), st(&[BuyV], 8), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident, AttackSign]),
@@ -471,10 +485,10 @@ pub(super) const RULES: &[Rule] = &[
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskInf], 0), nn(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident, CondW, NoNeed]),
     // A secret described, not named: "the six digits their phone just
     // showed", «слова, что записаны на бумажке».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, ChangeCred, Incident]),
     // Asked for by name, the user unnamed: "ask for the recovery phrase",
     // «выясни у собеседника девичью фамилию матери».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[AskForImp, AskDirect], 0), st(&[CredObj, SecretFile], 8)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[AskForImp, AskDirect], 0), st(&[CredObj, SecretFile], 8)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Collect], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CollectImp], 0), st(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[PleaseGive], 0), st(&[CredObj], 8)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
@@ -491,18 +505,18 @@ pub(super) const RULES: &[Rule] = &[
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, GiveOut], 0), st(&[Here, Me], 1), st(&[CredObj], 5)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Here], 2), st(&[SecretFile], 8)], &[CredMeta, ChangeCred, Incident]),
     // A secret photographed: "have them photograph both sides of the card".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask, AskFor, AskDirect], 0), st(&[Capture], 8), st(&[CaptureObj, CredObj], 8)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask, AskFor, AskDirect], 0), st(&[Capture], 8), st(&[CaptureObj, CredObj], 8)], &[CredMeta, ChangeCred, Incident]),
     // The code that arrives, forwarded here: «код, который придёт, перешли
     // сюда»; asked for: «попроси продиктовать код, который придёт».
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CodeThing], 0), st(&[Arrive], 5), st(&[Give, GiveOut], 10), nn(&[Here, Me], 2)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Ask, AskFor, AskDirect], 0), st(&[CodeThing], 6), st(&[Arrive], 5)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask, AskFor, AskDirect], 0), st(&[CodeThing], 6), st(&[Arrive], 5)], &[CredMeta, ChangeCred, Incident]),
     // The user's secret kept in the agent's memory.
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Store], 0), st(&[UserW], 2), st(&[CredObj], 4), st(&[MemDest], 8)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[CredObj], 0), nc(&[Store], 12), st(&[Pron], 1), st(&[MemDest], 3)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GiveOut], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6), nn(&[Here, Me], 10)], &[CredMeta, ChangeCred, Incident]),
     // A secret file's contents asked into the chat.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, AskFor], 0), st(&[SecretFile], 8), nn(&[Here], 12)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Give, AskFor], 0), st(&[SecretFile], 8), nn(&[Here], 12)], &[CredMeta, ChangeCred, Incident]),
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[SecretFile], 0), st(&[Give], 8), nn(&[Here], 6)], &[CredMeta, ChangeCred, Incident]),
     // «нужен пароль пользователя … — пусть пришлёт сюда»: the secret, then
     // an order to send it here.
@@ -813,6 +827,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         sent: 0,
         neg_near: false,
         neg_clause: false,
+        cond_verb: false,
         quoted: false,
     };
     let mut found: Vec<(F, usize)> = Vec::new();
@@ -1079,6 +1094,26 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
     }
     last_neg[n] = last;
     clause_neg[n] = in_clause;
+    // Verbs of a condition with a subject of its own: "if/when" (at the
+    // start of a clause), one or two words of subject, the verb.
+    let breaks_before = |w: usize| {
+        let gap = &sk.text[words[w - 1].at.1 as usize..words[w].at.0 as usize];
+        gap.contains([',', ';', ':', '—', '–', '→', '⇒', '.', '?', '!']) || gap.contains("->")
+    };
+    let cond_verb: Vec<bool> = (0..n)
+        .map(|w| {
+            (2..=3).any(|k| {
+                w >= k
+                    && matches!(
+                        sk.word(w - k),
+                        "if" | "when" | "whenever" | "если" | "когда"
+                    )
+                    && (w - k + 1..=w)
+                        .all(|v| words[v].sent == words[w - k].sent && !breaks_before(v))
+                    && subject(&(w - k + 1..w).map(|v| sk.word(v)).collect::<Vec<_>>())
+            })
+        })
+        .collect();
     // Code tokens, mapped to raw offsets and words.
     let mut code: Vec<CodeHit> = Vec::new();
     literals::find(&norm.text, &mut code);
@@ -1145,8 +1180,99 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             h.w0 - k <= 3 || ((k + 1)..h.w0.min(n as u32)).all(|w| wish_word(sk.word(w as usize)))
         });
         h.quoted = quoted.get(h.w0 as usize).copied().unwrap_or(false);
+        h.cond_verb = cond_verb.get(h.w0 as usize).copied().unwrap_or(false);
     }
     Analysis { hits, flags }
+}
+
+/// Whether the words between a condition's "if" and its verb are a
+/// subject other than the agent: a determiner and a noun ("the kids", "a
+/// client"), a pronoun of someone else ("they", "anyone") or, alone, a
+/// plural ("teammates") or a Russian word that is no modal («дети»).
+/// "If you ask …", "if needed ask …" and «если нужно …» are not.
+fn subject(words: &[&str]) -> bool {
+    const OTHERS: &[&str] = &[
+        "they",
+        "he",
+        "she",
+        "it",
+        "anyone",
+        "anybody",
+        "someone",
+        "somebody",
+        "people",
+        "one",
+        "кто-то",
+        "кто-нибудь",
+        "кто-либо",
+        "кто",
+        "они",
+        "он",
+        "она",
+    ];
+    const DETERMINERS: &[&str] = &[
+        "the",
+        "a",
+        "an",
+        "my",
+        "our",
+        "his",
+        "her",
+        "their",
+        "your",
+        "any",
+        "some",
+        "this",
+        "that",
+        "мой",
+        "моя",
+        "мои",
+        "наш",
+        "наша",
+        "наши",
+        "его",
+        "её",
+        "их",
+        "какой-то",
+        "какой-нибудь",
+    ];
+    const NOT: &[&str] = &[
+        "you",
+        "u",
+        "ты",
+        "вы",
+        "нужно",
+        "надо",
+        "необходимо",
+        "потребуется",
+        "понадобится",
+        "требуется",
+        "this",
+        "is",
+        "was",
+        "does",
+        "has",
+        "always",
+        "needs",
+        "its",
+        "yes",
+        "as",
+        "us",
+        "ever",
+    ];
+    match words {
+        [one] => {
+            OTHERS.contains(one)
+                || (!NOT.contains(one)
+                    && (one.ends_with('s') || one.chars().next().is_some_and(is_cyrillic)))
+        }
+        [det, noun] => DETERMINERS.contains(det) && !NOT.contains(noun),
+        _ => false,
+    }
+}
+
+fn is_cyrillic(c: char) -> bool {
+    matches!(c, 'а'..='я' | 'ё')
 }
 
 #[derive(Clone, Copy)]
@@ -1272,6 +1398,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
                 Neg::NoNear => !h.neg_near,
                 Neg::Near => h.neg_near,
                 Neg::NoClause => !h.neg_clause,
+                Neg::Order => !h.neg_clause && !h.cond_verb,
             };
             if !allowed {
                 continue;
