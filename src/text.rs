@@ -313,11 +313,12 @@ pub fn hex_into<'a>(bytes: &[u8], out: &'a mut [u8]) -> &'a str {
     };
     let n = bytes.len().min(out.len() / 2);
     // Two stores, not a two-byte `copy_from_slice`: that is a `memcpy`
-    // call per byte in the size-optimised wasm build.
-    for (i, b) in bytes[..n].iter().enumerate() {
+    // call per byte in the size-optimised wasm build. Pairs of `out`
+    // zipped with `bytes`, so no store is bounds-checked.
+    for (pair, b) in out[..2 * n].chunks_exact_mut(2).zip(&bytes[..n]) {
         let [hi, lo] = PAIRS[usize::from(*b)];
-        out[2 * i] = hi;
-        out[2 * i + 1] = lo;
+        pair[0] = hi;
+        pair[1] = lo;
     }
     // Only ASCII digits were written.
     std::str::from_utf8(&out[..n * 2]).unwrap_or_default()
