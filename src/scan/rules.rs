@@ -53,10 +53,12 @@ pub(super) struct Hit {
     pub(super) neg_near: bool,
     /// A negation earlier in the sentence.
     pub(super) neg_clause: bool,
-    /// The hit's word is the verb of a condition with a subject of its own
-    /// ("if the kids ask for …", "when a client asks", «если дети
-    /// попросят»): it says what someone else does, not what to do.
-    pub(super) cond_verb: bool,
+    /// The hit's word is a verb that tells what is done rather than what to
+    /// do: the verb of a condition with a subject of its own ("if the kids
+    /// ask for …", "when a client asks", «если дети попросят») or of a
+    /// question about a habit ("will you ever ask for …?", «банк
+    /// когда-нибудь спрашивает …?»).
+    pub(super) described: bool,
     /// The hit lies in a quotation introduced as an example ("phrases like
     /// 'ignore …'", «что-то вроде «игнорируй…»», "a ticket ('ignore …')"):
     /// a mention, not an order.
@@ -102,8 +104,9 @@ pub(super) enum Neg {
     Near,
     /// No negation earlier in the sentence.
     NoClause,
-    /// An order: no negation earlier in the sentence, and not the verb of
-    /// a condition with its own subject ("if the kids ask for …").
+    /// An order: no negation earlier in the sentence, and not a verb that
+    /// tells what is done ("if the kids ask for …", "will you ever ask
+    /// …?").
     Order,
 }
 
@@ -827,7 +830,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         sent: 0,
         neg_near: false,
         neg_clause: false,
-        cond_verb: false,
+        described: false,
         quoted: false,
     };
     let mut found: Vec<(F, usize)> = Vec::new();
@@ -1100,18 +1103,40 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         let gap = &sk.text[words[w - 1].at.1 as usize..words[w].at.0 as usize];
         gap.contains([',', ';', ':', '—', '–', '→', '⇒', '.', '?', '!']) || gap.contains("->")
     };
-    let cond_verb: Vec<bool> = (0..n)
+    // Sentences that end with a question mark.
+    let mut question = vec![false; n];
+    let mut asks = false;
+    for w in (0..n).rev() {
+        if w + 1 == n || words[w + 1].sent != words[w].sent {
+            let end = words
+                .get(w + 1)
+                .map_or(sk.text.len(), |next| next.at.0 as usize);
+            asks = sk.text[words[w].at.1 as usize..end].contains(['?', '？']);
+        }
+        question[w] = asks;
+    }
+    let described: Vec<bool> = (0..n)
         .map(|w| {
-            (2..=3).any(|k| {
-                w >= k
-                    && matches!(
-                        sk.word(w - k),
-                        "if" | "when" | "whenever" | "если" | "когда"
-                    )
-                    && (w - k + 1..=w)
-                        .all(|v| words[v].sent == words[w - k].sent && !breaks_before(v))
-                    && subject(&(w - k + 1..w).map(|v| sk.word(v)).collect::<Vec<_>>())
-            })
+            // "Will you ever ask …?": "ever" one or two words before, in a
+            // question.
+            let habit = question[w]
+                && (1..=2).any(|k| {
+                    w >= k
+                        && matches!(sk.word(w - k), "ever" | "когда-нибудь" | "когда-либо")
+                        && (w - k + 1..=w)
+                            .all(|v| words[v].sent == words[w].sent && !breaks_before(v))
+                });
+            habit
+                || (2..=3).any(|k| {
+                    w >= k
+                        && matches!(
+                            sk.word(w - k),
+                            "if" | "when" | "whenever" | "если" | "когда"
+                        )
+                        && (w - k + 1..=w)
+                            .all(|v| words[v].sent == words[w - k].sent && !breaks_before(v))
+                        && subject(&(w - k + 1..w).map(|v| sk.word(v)).collect::<Vec<_>>())
+                })
         })
         .collect();
     // Code tokens, mapped to raw offsets and words.
@@ -1180,7 +1205,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
             h.w0 - k <= 3 || ((k + 1)..h.w0.min(n as u32)).all(|w| wish_word(sk.word(w as usize)))
         });
         h.quoted = quoted.get(h.w0 as usize).copied().unwrap_or(false);
-        h.cond_verb = cond_verb.get(h.w0 as usize).copied().unwrap_or(false);
+        h.described = described.get(h.w0 as usize).copied().unwrap_or(false);
     }
     Analysis { hits, flags }
 }
@@ -1398,7 +1423,7 @@ pub(super) fn run_rules(hits: &[Hit], findings: &mut Vec<Finding>) -> Vec<NearMi
                 Neg::NoNear => !h.neg_near,
                 Neg::Near => h.neg_near,
                 Neg::NoClause => !h.neg_clause,
-                Neg::Order => !h.neg_clause && !h.cond_verb,
+                Neg::Order => !h.neg_clause && !h.described,
             };
             if !allowed {
                 continue;
