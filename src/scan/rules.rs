@@ -1075,7 +1075,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         }
         if w > 0 {
             let gap = &sk.text[words[w - 1].at.1 as usize..words[w].at.0 as usize];
-            if gap.contains([',', ';', ':', '—', '–', '→', '⇒']) || gap.contains("->") {
+            if ends_clause(gap) {
                 in_clause = None;
                 clause_start = true;
             }
@@ -1097,48 +1097,7 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
     }
     last_neg[n] = last;
     clause_neg[n] = in_clause;
-    // Verbs of a condition with a subject of its own: "if/when" (at the
-    // start of a clause), one or two words of subject, the verb.
-    let breaks_before = |w: usize| {
-        let gap = &sk.text[words[w - 1].at.1 as usize..words[w].at.0 as usize];
-        gap.contains([',', ';', ':', '—', '–', '→', '⇒', '.', '?', '!']) || gap.contains("->")
-    };
-    // Sentences that end with a question mark.
-    let mut question = vec![false; n];
-    let mut asks = false;
-    for w in (0..n).rev() {
-        if w + 1 == n || words[w + 1].sent != words[w].sent {
-            let end = words
-                .get(w + 1)
-                .map_or(sk.text.len(), |next| next.at.0 as usize);
-            asks = sk.text[words[w].at.1 as usize..end].contains(['?', '？']);
-        }
-        question[w] = asks;
-    }
-    let described: Vec<bool> = (0..n)
-        .map(|w| {
-            // "Will you ever ask …?": "ever" one or two words before, in a
-            // question.
-            let habit = question[w]
-                && (1..=2).any(|k| {
-                    w >= k
-                        && matches!(sk.word(w - k), "ever" | "когда-нибудь" | "когда-либо")
-                        && (w - k + 1..=w)
-                            .all(|v| words[v].sent == words[w].sent && !breaks_before(v))
-                });
-            habit
-                || (2..=3).any(|k| {
-                    w >= k
-                        && matches!(
-                            sk.word(w - k),
-                            "if" | "when" | "whenever" | "если" | "когда"
-                        )
-                        && (w - k + 1..=w)
-                            .all(|v| words[v].sent == words[w - k].sent && !breaks_before(v))
-                        && subject(&(w - k + 1..w).map(|v| sk.word(v)).collect::<Vec<_>>())
-                })
-        })
-        .collect();
+    let described = told_of(sk);
     // Code tokens, mapped to raw offsets and words.
     let mut code: Vec<CodeHit> = Vec::new();
     literals::find(&norm.text, &mut code);
@@ -1208,6 +1167,63 @@ pub(super) fn analyse(raw: &str, norm: &Normalised, sk: &Skeleton) -> Analysis {
         h.described = described.get(h.w0 as usize).copied().unwrap_or(false);
     }
     Analysis { hits, flags }
+}
+
+/// Whether the space between two words ends a clause: a comma, a
+/// semicolon, a colon, a dash or an arrow.
+fn ends_clause(gap: &str) -> bool {
+    gap.contains([',', ';', ':', '—', '–', '→', '⇒']) || gap.contains("->")
+}
+
+/// For each word of `sk`, whether it is a verb that tells what is done
+/// rather than what to do (see [`Hit::described`]): the verb of a
+/// condition with a subject of its own ("if/when", one or two words of
+/// subject, the verb), or a verb one or two words after "ever" in a
+/// question.
+fn told_of(sk: &Skeleton) -> Vec<bool> {
+    let words = &sk.words;
+    let n = words.len();
+    // Whether words `from..=to` lie in one sentence and no clause ends
+    // between them.
+    let joined = |from: usize, to: usize| {
+        (from + 1..=to).all(|v| {
+            let gap = &sk.text[words[v - 1].at.1 as usize..words[v].at.0 as usize];
+            words[v].sent == words[from].sent && !ends_clause(gap) && !gap.contains(['.', '?', '!'])
+        })
+    };
+    // Sentences that end with a question mark.
+    let mut question = vec![false; n];
+    let mut asks = false;
+    for w in (0..n).rev() {
+        if w + 1 == n || words[w + 1].sent != words[w].sent {
+            let end = words
+                .get(w + 1)
+                .map_or(sk.text.len(), |next| next.at.0 as usize);
+            asks = sk.text[words[w].at.1 as usize..end].contains(['?', '？']);
+        }
+        question[w] = asks;
+    }
+    (0..n)
+        .map(|w| {
+            let habit = question[w]
+                && (1..=2).any(|k| {
+                    w >= k
+                        && matches!(sk.word(w - k), "ever" | "когда-нибудь" | "когда-либо")
+                        && joined(w - k, w)
+                });
+            let condition = |k: usize| {
+                w >= k
+                    && matches!(
+                        sk.word(w - k),
+                        "if" | "when" | "whenever" | "если" | "когда"
+                    )
+                    && joined(w - k, w)
+            };
+            habit
+                || (condition(2) && subject(&[sk.word(w - 1)]))
+                || (condition(3) && subject(&[sk.word(w - 2), sk.word(w - 1)]))
+        })
+        .collect()
 }
 
 /// Whether the words between a condition's "if" and its verb are a
