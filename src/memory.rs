@@ -1215,30 +1215,24 @@ impl<S: Storage> Memory<S> {
     /// Both stores as canonical Markdown, by file name. The files read back
     /// into the same entries with the CLI and any tool of the spec's format.
     pub fn export_markdown(&self) -> Files {
-        Target::ALL
-            .iter()
-            .map(|&t| {
-                (
-                    t.file_name().to_string(),
-                    self.stores[t.index()].serialize(),
-                )
-            })
-            .collect()
+        self.files_of(|store, _| store.serialize())
     }
 
     /// Both stores as a model may be shown them, by file name: the entries
     /// joined as in the file, a blocked one as its `[BLOCKED: …]`
     /// placeholder. For text handed to a host (MCP resources, transcripts).
     pub fn shown_markdown(&self) -> Files {
-        Target::ALL
-            .iter()
-            .map(|&t| {
-                let shown = self.stores[t.index()]
-                    .shown_all(t)
-                    .join(crate::store::SEPARATOR);
-                (t.file_name().to_string(), shown)
-            })
-            .collect()
+        self.files_of(|store, t| store.shown_all(t).join(crate::store::SEPARATOR))
+    }
+
+    /// Both stores' files, each made by `text`. Inserted one by one: a
+    /// `collect` into the map compiles a sort of its own per call site.
+    fn files_of(&self, text: impl Fn(&Store, Target) -> String) -> Files {
+        let mut files = Files::new();
+        for t in Target::ALL {
+            files.insert(t.file_name().to_string(), text(&self.stores[t.index()], t));
+        }
+        files
     }
 
     /// Replaces the named stores with `files` (`MEMORY.md`, `USER.md`), all

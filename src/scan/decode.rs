@@ -82,7 +82,9 @@ pub(super) fn views(raw: &str, words: &str) -> Vec<View> {
     }
     // Two decoders may read one run (`\x69…` is hex and an escape): the
     // longer reading of a place wins.
-    runs.sort_by_key(|(r, _)| (r.start, usize::MAX - r.end));
+    crate::order::sort_by_pair(&mut runs, |(r, _)| {
+        (r.start as u32, u32::MAX - r.end as u32)
+    });
     let mut text = String::with_capacity(raw.len());
     let mut map = Vec::new();
     let mut copied = 0;

@@ -746,12 +746,27 @@ features! {
     /// Someone asked to change their own password, not to hand it over:
     /// "ask them to change their password"; «попросить сменить пароли».
     ChangeCred,
+    /// The bare forms of verbs an order opens with (merge, give, share,
+    /// pay): an order under a system or developer role ("System: share
+    /// the lab results with …"), where an English verb comes first.
+    OrderVerb,
+    /// The imperatives of switching off: disable, remove, turn off;
+    /// отключи, удали (a description, "I removed it", is not one).
+    DisableImp,
+}
+
+/// A class's entries as one string, each entry ended by a newline: the
+/// table then holds no pointer and length per entry (five thousand of them,
+/// 40 KB of wasm data that compresses poorly).
+macro_rules! words {
+    ($($entry:literal),* $(,)?) => { concat!($($entry, "\n"),*) };
 }
 
 /// The language classes: surface forms, stemmed when the lexicon is built.
+/// Each class's entries are one string of lines (see [`entries_of`]).
 #[rustfmt::skip]
-pub(super) const WORDS: &[(F, &[&str])] = &[
-    (F::Override, &[
+pub(super) const WORDS: &[(F, &str)] = &[
+    (F::Override, words![
         "=ignoriere", "=ignoriert", "=vergiss", "=vergesst", "=ignora", "=ignorez", "=ignorer", "=olvida", "=olvide", "=oublie", "=oubliez", "=dimentica", "=esqueça", "=esqueca",
         "stop paying attention to", "quit paying attention to", "перестань оглядываться на", "не оглядывайся на", "перестань обращать внимание на",
         "ignore", "disregard", "forget", "override", "overrule", "bypass", "circumvent", "nullify",
@@ -761,28 +776,28 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "не обращай* внимани*", "не обраща* внимани*", "отмени*", "отменя*", "=скипни", "=скипай",
         "скипн*",
     ]),
-    (F::OverrideWeak, &[
+    (F::OverrideWeak, words![
         "drop", "skip", "discard", "leave out", "пропусти*", "пропуска*", "выкин*", "выброс*",
     ]),
-    (F::Follow, &[
+    (F::Follow, words![
         "follow", "obey", "heed", "comply", "adhere", "listen", "respect", "следуй*", "следова*",
         "подчиня*", "слушай*", "слушать", "соблюда*", "выполняй*",
     ]),
-    (F::ObjStrong, &[
+    (F::ObjStrong, words![
         "anweisung*", "instruktion*", "instruccion*", "istruzion*", "instrucoes", "instruções", "consignes", "vorgaben",
         "instructions", "instruction", "directives", "directive", "guidelines", "guideline",
         "system prompt", "prompt", "prompts", "programming", "training", "guardrails",
         "system message", "guidance", "directions", "safeguards", "protocols", "safety settings",
         "инструкци*", "указани*", "промпт*", "директив*", "наставлени*", "инструктаж*",
     ]),
-    (F::ObjMedium, &[
+    (F::ObjMedium, words![
         "criteria", "критери*",
         "rules", "rule", "commands", "constraints", "restrictions", "policies", "policy", "orders",
         "limitations", "context", "boundaries", "limits", "protocol", "ethics", "правил*",
         "ограничени*", "команд*", "запрет*", "приказ*", "контекст*", "протокол*", "рамк*",
         "границ*",
     ]),
-    (F::Told, &[
+    (F::Told, words![
         "what you were told", "you were told", "you've been told", "you have been told",
         "you were given", "you've been given", "you have been given", "you were programmed",
         "you received", "everything you know", "you were instructed", "you've been instructed",
@@ -790,27 +805,27 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "said to you", "тебе говорили", "тебе сказали", "вам говорили", "вам сказали", "тебе велели",
         "тебе давали",
     ]),
-    (F::ObjAll, &[
+    (F::ObjAll, words![
         "everything", "anything", "=all", "всё", "все",
     ]),
-    (F::ScopeStrong, &[
+    (F::ScopeStrong, words![
         "вышестоящ*",
         "vorherig*", "bisherig*", "precedent*", "précédent*", "anterior*", "precedenti",
         "previous", "previously", "prior", "above", "earlier", "preceding", "former", "original",
         "initial", "system", "your", "предыдущ*", "прошл*", "прежн*", "сво*", "тво*", "ваш*",
         "системн*", "=выше", "=ранее", "=раньше", "изначальн*", "исходн*",
     ]),
-    (F::ScopeWeak, &[
+    (F::ScopeWeak, words![
         "=alle", "=toutes", "=todas", "=tutte", "=todos", "=tous",
         "=all", "=any", "=every", "these", "those", "each", "все", "всех", "любы*", "эти", "этих",
     ]),
-    (F::ScopeAfter, &[
+    (F::ScopeAfter, words![
         "precedent*", "précédent*", "anterior*", "precedenti", "vorherig*",
         "above", "earlier", "=previously", "so far", "until now", "up to now", "before this",
         "you were given", "you received", "given to you", "=выше", "=ранее", "=раньше", "до этого",
         "до сих пор",
     ]),
-    (F::Neg, &[
+    (F::Neg, words![
         "not", "never", "don't", "dont", "doesn't", "mustn't", "shouldn't", "can't", "cannot",
         "no longer", "stop", "cease", "quit", "isn't", "aren't", "=не", "=никогда", "=нельзя", "=хватит", "перестан*",
         "прекрат*", "больше не",
@@ -821,99 +836,118 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         // confirmation", «никаких платежей без согласия».
         "=никаких", "=никакие", "=никакого", "=никакой", "=никакую", "=никаким",
     ]),
-    (F::NegCancel, &[
+    (F::NegCancel, words![
         "forget", "hesitate", "fail", "miss", "забуд*", "забыва*", "=забыть", "стесняйся",
     ]),
-    (F::NewMod, &[
+    (F::NewMod, words![
         "new", "updated", "real", "actual", "true", "replacement", "revised", "нов*", "настоящ*",
         "истинн*", "обновленн*", "реальн*",
     ]),
-    (F::Your, &[
+    (F::Your, words![
         "your", "=твои", "=твоя", "=твой", "=твое", "=ваши", "=ваша", "=ваш", "=ваше",
     ]),
-    (F::NewObj, &[
+    (F::NewObj, words![
         "system prompt", "system instructions", "system message", "instructions", "directives",
         "directive", "системн* промпт*", "системн* инструкци*", "=инструкции", "=инструкций", "=инструкциям", "директив*",
         "промпт*",
     ]),
-    (F::Task, &[
+    (F::Task, words![
         "task", "tasks", "goal", "goals", "purpose", "role", "objective", "mission", "job",
         "задач*", "цель", "=роль", "мисси*",
     ]),
-    (F::Are, &[
+    (F::Are, words![
         "=are", "=is", "as follows", "follow", "below", "=такие", "=такая", "следующ*",
     ]),
-    (F::ThisIs, &[
+    (F::ThisIs, words![
         "this is", "these are", "here are", "here is", "the following is", "the following are",
         "вот",
     ]),
-    (F::ModeName, &[
+    (F::ModeName, words![
         "developer", "jailbreak", "jailbroken", "dan", "god", "unrestricted", "unfiltered",
         "uncensored", "evil", "разработчик*", "бог*", "=dan", "джейлбрейк*", "без ограничений",
         "=admin", "=administrator", "=root", "=superuser", "служебн*", "админск*",
     ]),
-    (F::Mode, &[
+    (F::Mode, words![
         "mode", "режим*",
     ]),
-    (F::Enable, &[
+    (F::Enable, words![
         "enable", "enabled", "activate", "activated", "enter", "entering", "switch to", "now in",
         "you are in", "you're in", "включ*", "активир*", "перейди",
     ]),
-    (F::LiftObj, &[
+    (F::LiftObj, words![
         "restrictions", "restriction", "filters", "filter", "filtering", "limits", "limit",
         "limitations", "rules", "guidelines", "policies", "policy", "censorship", "safety",
         "ethics", "guardrails", "moderation", "refusals", "refusing", "refuse", "ограничени*",
         "правил*", "фильтр*", "цензур*", "запрет*", "отказ*", "confirmations", "confirmation",
         "approvals", "подтверждени*", "проверок", "=проверки",
     ]),
-    (F::LiftNeg, &[
+    (F::LiftNeg, words![
         "=no", "without", "free", "zero", "off", "disabled", "removed", "lifted", "gone",
         "bypassed", "ignored", "suspended", "ignore", "ignores", "=без", "никаких", "снят*",
         "отключ*", "игнор*", "=нет",
     ]),
-    (F::DoAnything, &[
+    (F::DoAnything, words![
         "do anything now", "делай что угодно",
     ]),
-    (F::YouAre, &[
+    (F::YouAre, words![
         "you are", "you're", "act as", "pretend to be", "you will be", "become", "you are now",
         "=ты", "теперь ты", "ты теперь",
     ]),
-    (F::Unbound, &[
+    (F::Unbound, words![
         "=dan", "jailbroken", "unrestricted", "unfiltered", "uncensored",
     ]),
-    (F::HiddenAdj, &[
+    (F::HiddenAdj, words![
         "hidden", "=secret", "invisible", "covert", "concealed", "скрыт*", "тайн*", "секретн*",
     ]),
-    (F::HiddenObj, &[
+    (F::HiddenObj, words![
         "instructions", "instruction", "directives", "directive", "prompts", "orders", "инструкци*",
         "указани*", "задани*",
     ]),
-    (F::From, &[
+    (F::From, words![
         "from", "=от", "=для",
     ]),
-    (F::Pretend, &[
+    (F::Pretend, words![
         "pretend", "act as if", "behave as if", "imagine", "представь*", "веди себя так",
         "притворись", "считай, что",
     ]),
-    (F::Unbound2, &[
+    (F::Unbound2, words![
         "no longer bound by", "not bound by", "free from", "released from", "exempt from",
         "больше не связан*", "не связан*", "свободен от", "освобожден* от",
     ]),
-    (F::Void, &[
+    (F::Void, words![
         "does not apply", "doesn't apply", "не применя*", "не распространя*",
         "no longer apply", "no longer applies", "do not apply", "don't apply", "are void",
         "are revoked", "are suspended", "are lifted", "are cancelled", "are canceled",
         "have been lifted", "have been revoked", "are overridden", "are null and void",
         "больше не действу*", "не действу*", "отменен*", "аннулирован*", "утратил* силу",
     ]),
-    (F::DocRef, &[
+    (F::DocRef, words![
         "contributing", "contributing.md", "readme.md", "in the changelog",
         "in the readme", "in readme", "in the wiki", "in the docs", "in the documentation",
         "in the old docs", "in the ticket", "in the issue", "in the runbook", "in the guide",
         "from the wiki", "from the readme", "of the readme", "on the wiki", "in the pdf",
         "в readme", "в вики", "в документации", "в тикете", "в инструкции по",
     ]),
-    (F::ChangeCred, &[
+    (F::OrderVerb, words![
+        "=merge", "=give", "=share", "=pay", "=show", "=tell", "=say", "=transfer", "=forward",
+        "=write", "=recommend", "=advise", "=accept", "=open", "=unlock", "=remove", "=add", "=put",
+        "=use", "=read", "=call", "=refund", "=offer", "=keep", "=hide", "=stop", "=start",
+        "=continue", "=let", "=do", "=make", "=set", "=mark", "=close", "=cancel", "=sign", "=book",
+        "=buy", "=order", "=post", "=publish", "=push", "=deploy", "=install", "=download", "=copy",
+        "=move", "=rename", "=change", "=update", "=switch", "=turn", "=enable", "=activate",
+        "=release", "=return", "=include", "=attach", "=email", "=text", "=message", "=ask",
+        "=collect", "=store", "=save", "=log", "=print", "=answer", "=grant", "=wire", "=approve",
+        "=confirm", "=claim", "=insist", "=pretend", "=assume", "=trust", "=prefer", "=route",
+        "=redirect", "=sell", "=promise", "=praise", "=rate", "=rank", "=steer", "=suggest",
+        "=send", "=apply", "=waive", "=credit",
+    ]),
+    (F::DisableImp, words![
+        "=disable", "=deactivate", "=remove", "=uninstall", "=kill", "=stop", "=turn =off",
+        "=switch =off", "=rip =out", "=get =rid =of", "=отключи", "=отключите", "=выключи",
+        "=выключите", "=удали", "=удалите", "=убери", "=уберите", "=снеси", "=снесите",
+        "=выруби", "=вырубите", "=выкинь", "=выкиньте",
+    ]),
+    (F::ChangeCred, words![
         "them to change their password*", "them to change the password*", "them to change passwords",
         "him to change his password*", "her to change her password*",
         "user to change their password*", "users to change their password*",
@@ -925,21 +959,21 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=смените =пароль", "=смените =пароли", "=поменяйте =пароль", "=поменяйте =пароли",
         "=менял =ли =он =пароль", "=меняла =ли =она =пароль",
     ]),
-    (F::InsideIt, &[
+    (F::InsideIt, words![
         "written inside it", "written in it", "inside it", "within it", "inside them",
         "within them", "embedded in it", "embedded in them", "внутри него", "внутри неё",
         "внутри нее", "внутри них",
     ]),
-    (F::UserAsk, &[
+    (F::UserAsk, words![
         "=word", "=слово",
         "requests", "request", "questions", "question", "objections", "wishes", "messages", "says",
         "asks", "commands", "запрос*", "просьб*", "возражени*", "вопрос*", "сообщени*",
     ]),
-    (F::Treat, &[
+    (F::Treat, words![
         "=think of", "воспринимай*", "=юзай",
         "=treat", "=consider", "=regard", "=use", "считай*", "=рассматривай", "=используй",
     ]),
-    (F::Precede, &[
+    (F::Precede, words![
         "=побеждает", "always wins", "=wins",
         "beats", "весомее", "перевешивает",
         "takes precedence over", "take precedence over", "has priority over", "have priority over",
@@ -947,13 +981,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "more important than", "ranks above", "важнее", "приоритетнее", "имеет приоритет над",
         "главнее", "sits above", "stands above", "is above", "стоит выше", "весит больше",
     ]),
-    (F::Changed, &[
+    (F::Changed, words![
         "have changed", "have been updated", "have been replaced", "изменились", "обновились",
     ]),
-    (F::KnowV, &[
+    (F::KnowV, words![
         "know", "find out", "learn", "realize", "realise", "узна*", "догада*", "пронюха*",
     ]),
-    (F::UserW, &[
+    (F::UserW, words![
         "applicant", "hire", "new hire", "player", "listener", "subscriber", "visitor", "resident", "participant", "соискател*", "игрок*", "слушател*", "подписчик*", "посетител*", "участник*",
         "user", "users", "user's", "human", "operator", "owner", "anyone", "them", "customer",
         "their", "пользовател*", "человек*", "владельц*", "клиент*", "=никому", "=him", "=her",
@@ -965,25 +999,25 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "ученик*", "студент*", "кандидат*", "покупател*", "арендатор*", "жильц*", "хозяин*",
         "хозяйк*",
     ]),
-    (F::Tell, &[
+    (F::Tell, words![
         "tell", "inform", "notify", "mention", "reveal", "disclose", "show", "alert", "warn",
         "говори*", "сообща*", "сообщи*", "рассказыва*", "расскажи*", "показыва*", "покажи*",
         "=list", "bring up", "=пиши", "=напиши", "=писать",
         "упомина*", "упомян*", "предупрежда*", "раскрыва*",
     ]),
-    (F::DefObj, &[
+    (F::DefObj, words![
         "this", "these", "that", "it", "about", "instructions", "instruction", "note", "memory",
         "entry", "change", "changes", "upload", "request", "command", "what you", "rule", "step",
         "forwarding", "redirect", "adjustment", "transfer",
         "=это", "=эту", "=этой", "=этом", "=этого", "=об", "=о", "=про", "=что",
     ]),
-    (F::Secretly, &[
+    (F::Secretly, words![
         "=quietly", "=тихонько", "=тихо", "=молча", "=втихую", "=по-тихому",
         "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
         "=тайно", "=втайне", "=скрытно", "=потихоньку", "=незаметно", "without informing",
         "without notifying", "=не =сообщая", "=не =говоря", "=не =предупреждая", "=не =уведомляя",
     ]),
-    (F::Act, &[
+    (F::Act, words![
         "=drop", "=merge", "=raise",
         "=edit", "=swap", "=rewrite", "перезапуст*", "=кидай",
         "=заведи", "=создай", "=копируй", "копирова*",
@@ -995,19 +1029,19 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "выполн*", "запуст*", "добав*", "скопир*", "поменя*", "измен*", "замен*", "подмен*",
         "отключ*", "установ*", "пропиш*", "впиш*",
     ]),
-    (F::Without, &[
+    (F::Without, words![
         "without", "=без",
     ]),
-    (F::Knowing, &[
+    (F::Knowing, words![
         "knowing", "knowledge", "noticing", "=aware", "ведома", "ведом*",
     ]),
-    (F::Consent, &[
+    (F::Consent, words![
         "consent", "permission", "approval", "согласия", "разрешения", "подтверждения",
     ]),
-    (F::Hide, &[
+    (F::Hide, words![
         "=hide", "=conceal", "=keep", "скрой*", "скрыва*", "утаи*", "утаива*",
     ]),
-    (F::Ask, &[
+    (F::Ask, words![
         "have applicants", "have candidates", "have students", "have tenants", "have customers", "have clients", "have callers", "have patients", "have players", "have new hires", "have employees", "have members", "have guests", "have users", "have renters", "have buyers",
         "check with", "=asking",
         "=ask", "=request", "=collect", "=obtain", "=require", "=prompt", "=tell", "=get",
@@ -1015,7 +1049,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "make them", "have her", "have him", "get the person to", "have the person", "instruct", "convince", "persuade", "trick", "попроси*", "запроси*", "спроси*",
         "=узнай", "=узнайте", "потребуй*", "=проси", "=просите", "=просить", "=требуй", "спрашива*", "выясни*", "выпроси*", "уточни*", "пусть пользовател*", "пусть юзер*", "пусть клиент*",
     ]),
-    (F::CredObj, &[
+    (F::CredObj, words![
         "online banking login", "banking login", "bank login", "login and password", "username and password", "how they log in", "how they sign in", "how he logs in", "how she logs in", "what they type to get in", "чем он логинится", "чем она логинится", "чем логинится", "чем они логинятся", "чем входит",
         "backup words", "recovery words", "seed words", "spare codes", "apple id password", "которым входит", "шесть цифр из приложения", "six digits from the app", "6-digit code",
         "код входа", "код для входа", "login code", "sign-in code",
@@ -1072,7 +1106,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "код от сигнализации", "admin code", "master code", "access code", "push code",
         "unlock code", "master password", "мастер-код*", "код доступа",
     ]),
-    (F::CredMeta, &[
+    (F::CredMeta, words![
         "=hash", "=hashed", "=hashing", "bcrypt", "argon2", "signup", "sign-up", "registration", "=form", "wizard", "input field", "=dialog", "=modal", "форм* регистрации", "=форма", "=форме", "=поле",
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
@@ -1083,7 +1117,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         // A secret pasted by mistake: what to do about it, not a request.
         "=accidentally", "by accident", "by mistake", "=случайно", "по ошибке",
     ]),
-    (F::Give, &[
+    (F::Give, words![
         "=отдаст", "=напишет", "=скажет",
         "=написав", "=прислав", "=отправив", "=введя", "=скинув",
         "=send", "=give", "=share", "=paste", "=enter", "=type", "=provide", "=submit",
@@ -1093,21 +1127,21 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=confirm", "typing", "re-enter", "hand over", "=скинуть", "=кинуть", "=кинь",
         "скопипаст*", "=продиктует", "=скинет", "=написать", "=скопировать", "=скопируй", "=пришлет", "=кидает", "=пришлёт", "=назовёт", "=назовет", "=пришлите", "=прислал", "=ввел", "=написал",
     ]),
-    (F::Me, &[
+    (F::Me, words![
         "me", "us", "=мне", "=нам",
     ]),
-    (F::Here, &[
+    (F::Here, words![
         "to you", "with you", "=тебе", "=вам",
         "here", "in the chat", "into the chat", "in chat", "in your reply", "in the reply", "to me",
         "with me", "in this conversation", "in this chat", "=сюда", "в чат", "в ответ*",
     ]),
-    (F::Disable, &[
+    (F::Disable, words![
         "disable", "deactivate", "turn off", "switch off", "bypass", "remove", "uninstall", "=skip",
         "kill", "=stop", "circumvent", "get rid of", "rip out", "=delete", "exempt from",
         "exempted from", "sit out", "отключ*", "выключ*",
         "обойд*", "обход*", "убер*", "удали*", "удалит*", "снеси*", "выруб*",
     ]),
-    (F::SafetyObj, &[
+    (F::SafetyObj, words![
         "content policy", "usage policy", "safety policy", "safety guidelines", "политик* контент*", "политик* безопасности",
         "security scanner", "memory scanner", "injection scanner", "prompt scanner",
         "mnemo scanner", "safety scanner", "the scanner", "your scanner", "this scanner",
@@ -1124,12 +1158,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "проверк* записей", "проверк* памяти", "проверк* заметок", "подтверждени* записей",
         "одобрени* записей", "memory checks", "write checks", "write screening",
     ]),
-    (F::OtherScanner, &[
+    (F::OtherScanner, words![
         "trivy", "grype", "snyk", "sonarqube", "sonar", "clamav", "antivirus", "nessus", "nmap",
         "semgrep", "codeql", "gitleaks", "trufflehog", "zap", "dependabot", "barcode", "=qr",
         "port scanner", "virus",
     ]),
-    (F::Send, &[
+    (F::Send, words![
         "зафорвард*", "форварди*", "пересылк*", "=шлём", "=шлем", "=шли", "=bcc", "=cc", "pass along", "pass it along",
         "pass them along", "find its way to", "find their way to", "hand them over",
         "hand it over", "=put", "=export",
@@ -1143,7 +1177,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=залей", "=залить", "ship", "=кинь", "=киньте", "форвард*", "запушь*", "поделись*",
         "=ехать", "переед*",
     ]),
-    (F::SecretNoun, &[
+    (F::SecretNoun, words![
         "код* подтверждени*", "verification codes", "2fa codes", "one-time codes", "=git-credentials", "git credentials",
         "every token", "all tokens",
         "card number", "card numbers", "номер* карт*", "=jwt", "saved passwords",
@@ -1155,10 +1189,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "output of env", "вывод env", "парол*", "куки", "=cookie", "ключ*", "токен*", "секрет*",
         "учетн* данн*", "переменн* окружени*",
     ]),
-    (F::Dest, &[
+    (F::Dest, words![
         "на сервер*", "на адрес*", "на url", "на хост*", "на почт*", "на ящик*",
     ]),
-    (F::Include, &[
+    (F::Include, words![
         "прикладыва*",
         "=tuck", "=jot", "=клади", "=складывай",
         "вставля*", "=append", "=put",
@@ -1166,11 +1200,11 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=echo", "=quote", "=attach", "включи*", "выведи*", "покажи*", "вставь*", "добавь*",
         "приложи*",
     ]),
-    (F::Reply, &[
+    (F::Reply, words![
         "reply", "replies", "answer", "answers", "response", "responses", "summary",
         "every message", "ответ*", "сводк*", "отчёт*", "отчет*", "summaries", "report",
     ]),
-    (F::Add, &[
+    (F::Add, words![
         "закинь*", "=закинуть",
         "add", "append", "insert", "put", "write", "copy", "paste", "place", "запиш*",
         // Not «добавил», «добавили»: a report of what was done, as
@@ -1182,14 +1216,14 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "допиш*", "внес*", "впиш*", "=положи", "скопир*", "вставь*", "пропиш*", "допис*",
         "=вписать", "=прописать", "=записать",
     ]),
-    (F::Dem, &[
+    (F::Dem, words![
         "this", "the following", "that", "these", "the attacker's", "attacker's", "=этот", "=эти",
         "=этого", "следующ*",
     ]),
-    (F::KeyW, &[
+    (F::KeyW, words![
         "key", "keys", "ключ*",
     ]),
-    (F::EverySession, &[
+    (F::EverySession, words![
         "на каждом run", "каждом прогон*", "every pipeline run", "every ci run",
         "every time it starts", "each time it starts", "при каждом старте", "every new shell", "every morning", "каждое утро",
         "on folder open", "folderopen", "вместе с системой", "survive reinstalls", "survives reinstalls", "every reinstall", "при каждом открытии проекта", "at system start",
@@ -1201,19 +1235,19 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "при загрузк*", "каждой сесси*", "каждом вход*", "при каждом открыти*",
         "каждом открыти* терминал*", "every terminal", "each terminal",
     ]),
-    (F::Read, &[
+    (F::Read, words![
         "read", "get", "fetch", "grab", "query", "pull", "retrieve", "возьми*", "прочитай*",
         "получи*", "достань*",
     ]),
-    (F::MetadataW, &[
+    (F::MetadataW, words![
         "instance metadata", "metadata service", "metadata endpoint", "metadata server",
         "metadata api", "=imds", "метадан*",
     ]),
-    (F::CloudCred, &[
+    (F::CloudCred, words![
         "credentials", "token", "tokens", "keys", "iam", "role credentials", "учетн* данн*",
         "токен*", "ключ*",
     ]),
-    (F::Incident, &[
+    (F::Incident, words![
         "=ctf", "write-up", "writeup", "=scam", "reported to security", "мошенни*", "=removed =the", "someone left", "was left in", "left behind",
         "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
         "root cause", "red team", "pentest", "=lessons", "lessons learned", "past issue", "we found",
@@ -1224,14 +1258,14 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "audit found", "audit showed", "audit revealed", "audit flagged", "аудит показал*",
         "аудит выявил*",
     ]),
-    (F::Directive, &[
+    (F::Directive, words![
         "from now on", "going forward", "=always", "make sure", "be sure to", "every time",
         "each time", "remember to", "don't forget to", "do not forget to", "you should",
         "you must", "you need to", "=please", "from here on", "=henceforth", "=впредь",
         "=теперь", "=всегда", "каждый раз", "не забудь*", "убедись", "обязательно", "ты должен",
         "нужно", "надо",
     ]),
-    (F::Channel, &[
+    (F::Channel, words![
         "паст-сервис*", "public paste", "паст сервис*",
         "shared channel", "team channel", "public tracker", "public issue tracker", "=bucket", "общ* канал*", "публичн* трекер*", "публичн* tracker*", "=канал", "=канале",
         "gist", "gists", "pastebin", "paste site", "public issue", "issue comment", "webhook",
@@ -1239,67 +1273,67 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "гист*", "пастебин*", "телег*", "телеграм*", "=чат", "=чате", "общий чат", "в личку",
         "комментари* к issue", "публичн* репо*", "публичн* gist",
     ]),
-    (F::ConfirmW, &[
+    (F::ConfirmW, words![
         "вы уверены", "ты уверен", "you sure",
         "confirmation", "confirmations", "approval prompt", "approval prompts", "approvals",
         "are you sure", "consent", "permission prompt", "permission prompts", "confirm prompts",
         "подтвержд*", "согласи*", "уточняющ* вопрос*",
     ]),
-    (F::AskV, &[
+    (F::AskV, words![
         "=bother", "=дергай", "=дёргай", "=беспокой", "=отвлекай",
         "ask", "asking", "=prompt", "check with", "спрашива*", "переспрашива*", "запрашива*",
         "спроси*", "уточня*",
     ]),
-    (F::AllCmds, &[
+    (F::AllCmds, words![
         "all commands", "any command", "any commands", "every command", "all shell commands",
         "all actions", "any action", "any actions", "everything", "anything", "=rm", "=sudo",
         "force push", "push force", "=deletes", "любых команд*", "все команд*",
         "всех команд*", "любые действия", "любых действий", "любые команд*", "удалени*",
         "ни для каких", "каких команд*",
     ]),
-    (F::Forever, &[
+    (F::Forever, words![
         "permanently", "for good", "forever", "from now on", "ever again", "=again",
         "навсегда", "=больше", "впредь", "отныне", "с этого дня",
     ]),
-    (F::DownloadW, &[
+    (F::DownloadW, words![
         "=pulls", "=pulling", "=дергает", "=дёргает",
         "=тянет", "=тянуть", "=тяни",
         "=fetch", "=fetches", "=fetching",
         "download", "=curl", "=wget", "phone home", "pull down", "скача*", "скачива*",
         "подтягива*", "подтян*", "=качать", "=качает",
     ]),
-    (F::RunW, &[
+    (F::RunW, words![
         "run", "execute", "=exec", "launch", "whatever comes back", "запуска*", "запуст*",
         "исполня*", "исполн*", "выполня*",
     ]),
-    (F::RcW, &[
+    (F::RcW, words![
         "login shell",
         "shell profile", "shell startup file", "startup file", "login profile", "=.profile",
         "bashrc", "zshrc", "bash profile", "zprofile", "shell startup", "shell rc", "rc file",
         "автозагрузк* шелл*", "автозагрузк* shell", "автозагрузк* терминал*",
         "шелл читает настройки", "rc файл*",
     ]),
-    (F::SchedW, &[
+    (F::SchedW, words![
         "scheduler", "scheduled task", "task scheduler", "cron job", "crontab", "=cron",
         "every few minutes", "every minute", "планировщик*", "автозагрузк*",
     ]),
-    (F::PrependW, &[
+    (F::PrependW, words![
         "at the front of", "front of", "=подмени",
         "prepend", "put first", "in front of", "в начало", "=первым",
     ]),
-    (F::PathW, &[
+    (F::PathW, words![
         "=path",
     ]),
-    (F::ScriptW, &[
+    (F::ScriptW, words![
         "=helper", "=loader", "хелпер*",
         "script", "scripts", "payload", "binary", "installer", "=sh", "скрипт*", "бинарник*",
         "пейлоад*",
     ]),
-    (F::Pron, &[
+    (F::Pron, words![
         "=ему", "=ей",
         "=them", "=it", "=those", "all of them", "=их", "=его", "=её", "=ее",
     ]),
-    (F::NoSecret, &[
+    (F::NoSecret, words![
         // A token used where it belongs, or a placeholder: API docs.
         "=bearer", "basic auth", "authorization header", "auth header", "=placeholder",
         "=placeholders", "=replace_me", "=changeme", "=your_token", "=заглушка", "=заглушки",
@@ -1309,18 +1343,18 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "stripping secrets", "=без парол*", "=без токен*", "=без ключ*", "=без секрет*",
         "=без кред*", "=без учетн*",
     ]),
-    (F::LeakV, &[
+    (F::LeakV, words![
         "quote", "quoting", "recite", "reproduce", "print", "paste", "dump", "output", "repeat",
         "echo", "append", "reply with", "respond with", "give", "share", "reveal", "show",
         "выдай*", "выда*", "выведи*", "процитируй*", "цитируй*", "покажи*", "перескажи*",
         "скопируй*", "вставь*", "=повтори", "распечатай*", "выводи*", "=копией", "=копию",
     ]),
-    (F::Verbatim, &[
+    (F::Verbatim, words![
         "verbatim", "word for word", "as-is", "as is", "unabridged", "in full", "nothing trimmed",
         "exact wording", "exact text", "full text", "entire text", "unedited", "дословно",
         "слово в слово", "целиком", "без сокращений", "полностью", "как есть",
     ]),
-    (F::PromptPlace, &[
+    (F::PromptPlace, words![
         "above the first user message", "before the first user message",
         "before the conversation", "before this conversation", "before the chat started",
         "before this chat", "your context window", "the top of your context",
@@ -1329,10 +1363,10 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "до блока memory", "перед блоком памяти", "перед разделом памяти",
         "before the memory block", "above the memory block", "before the memory section",
     ]),
-    (F::NeedW, &[
+    (F::NeedW, words![
         "=need", "=needs", "have to", "has to", "=нужно", "=надо", "=необходимо",
     ]),
-    (F::Source, &[
+    (F::Source, words![
         "any file named", "file named", "emails from", "messages from", "anyone who", "whoever", "the bot in", "любой, кто", "любого, кто", "кто пишет", "the readme of", "readme of", "commit messages", "=issue", "=issues",
         "tool output", "tool outputs", "tool result", "tool results", "web pages", "web page",
         "fetched pages", "fetched content", "issue comments", "comments on", "pr descriptions",
@@ -1341,7 +1375,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "anyone writing from", "anyone who writes from", "a line starting with", "lines starting with", "lines beginning with", "a line beginning with", "support inbox", "shared inbox",
         "из этой заметки", "в эту память", "строк* начинающ*",
     ]),
-    (F::Authority, &[
+    (F::Authority, words![
         "your real boss", "real decisions come from",
         "the final word", "final say", "последнее слово за", "the last word",
         "full admin rights", "admin rights", "speaks for", "speak for", "your real admin", "твой настоящий admin", "твой настоящий админ", "top-level instruction source", "instruction source", "highest priority", "real guidance", "real requirements", "your orders", "are your instructions", "есть твои инструкции", "твои приказы", "важнее всего", "распоряжения тебе дает", "outranks your", "carry operator authority",
@@ -1362,19 +1396,19 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "her word beats", "стоит выше того, кто тебя настраивал", "выше того, кто тебя настраивал",
         "выше того, кто тебя создал", "тех, кто тебя создал", "твои создатели", "твоих создателей",
     ]),
-    (F::Reflexive, &[
+    (F::Reflexive, words![
         "=свои", "=свой", "=своё", "=свое", "=своих", "=свою", "=своя",
     ]),
-    (F::DocTopic, &[
+    (F::DocTopic, words![
         "инструкци* по", "указани* по", "instructions for the", "instructions on how",
         "guidelines for the", "guide for the",
     ]),
-    (F::CodeThing, &[
+    (F::CodeThing, words![
         "=key", "=ключ",
         "=code", "=codes", "=digits", "=numbers", "=number", "=words", "=value", "=pin", "=цифры",
         "=цифр", "=цифрами", "=код", "=кода", "=коды", "=кодом", "=слова", "=слов", "=число",
     ]),
-    (F::CodeSrc, &[
+    (F::CodeSrc, words![
         "=dashboard", "settings page", "developer console", "дашборд*", "личн* кабинет*",
         "аутентификатор*", "приложения-аутентификатор*",
         "=phone", "=phone's", "=sms", "=texted", "text message", "authenticator",
@@ -1384,17 +1418,17 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=записал", "=записали", "=записаны", "=записано",
         "=сообщения", "=сообщении", "=authy", "google authenticator", "keychain",
     ]),
-    (F::ShellW, &[
+    (F::ShellW, words![
         "reverse shell", "reverse shells", "reverse-shell", "bind shell", "обратн* шелл*",
         "реверс шелл*", "реверс-шелл*", "reverse шелл*", "обратн* shell*",
     ]),
-    (F::SelfNote, &[
+    (F::SelfNote, words![
         "this reminder", "это напоминание", "this rule", "это правило",
         "this note", "these instructions", "this instruction", "this entry", "this line",
         "this memory", "эту заметку", "эта заметка", "этой заметки", "эту строку", "эту запись",
         "эти инструкции", "эту инструкцию",
     ]),
-    (F::RestoreW, &[
+    (F::RestoreW, words![
         "=возвращает", "=возвращай", "re-appear", "reappear*",
         "=дублируй", "=duplicate", "re added",
         "=впиши обратно", "write it back", "put it back",
@@ -1402,12 +1436,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "write it back", "=восстанавливай", "=восстанови", "=восстановить", "=верни", "=вернуть",
         "=возвращай",
     ]),
-    (F::RemovedW, &[
+    (F::RemovedW, words![
         "goes missing", "go missing", "=пропадет", "=пропадёт", "=missing",
         "remove", "removes", "removed", "delete", "deletes", "deleted", "cleanup", "clean-up",
         "wipe", "wipes", "удал*", "чистк*", "сотр*", "стира*",
     ]),
-    (F::AskFor, &[
+    (F::AskFor, words![
 
         "ask for", "ask them for", "ask the user for", "ask him for", "ask her for",
         "ask the person for", "ask the customer for", "ask the client for", "ask which",
@@ -1415,7 +1449,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=попроси у", "=попросите у", "=выясни у", "=запроси у", "=уточнить у", "=спросить у",
         "=попросить у", "=запросить у", "=узнать у",
     ]),
-    (F::GiveOut, &[
+    (F::GiveOut, words![
         "=прислать", "=присылать", "=переслать", "=перешлет",
         "reply with", "tell me", "tell you", "read me",
         "read out", "read off", "hand over", "=dictate", "=dm", "type into the chat",
@@ -1423,71 +1457,71 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=пришлите", "=пришлет", "=перешли", "=перешлите", "=отправь", "=отправит",
         "=напиши мне", "=назови", "=назовите", "=назвать", "=зачитай", "=зачитать",
     ]),
-    (F::Collect, &[
+    (F::Collect, words![
         "=request", "=collect",
     ]),
-    (F::Capture, &[
+    (F::Capture, words![
         "photograph", "photographs", "=photo", "=photos", "screenshot", "screenshots", "=snapshot",
         "=picture", "=pictures", "сфотографир*", "сфоткай*", "сфоткат*", "=фото", "фотографи*",
         "скрин*", "снимк*", "=снимок",
     ]),
-    (F::CaptureObj, &[
+    (F::CaptureObj, words![
         "both sides", "front and back", "authenticator", "authenticator app", "2fa app",
         "backup codes", "recovery codes", "seed phrase", "recovery phrase", "credit card",
         "bank card", "debit card", "=passport", "passports", "с двух сторон", "обе стороны",
         "аутентификатор*", "паспорт*", "банковск* карт*", "кредитн* карт*",
     ]),
-    (F::Arrive, &[
+    (F::Arrive, words![
         "=arrives", "will arrive", "comes in", "=came", "they receive", "they get", "pops up",
         "придет", "придут", "=пришел", "=пришла", "=пришло", "=пришли", "пришедш*", "приходит",
         "=прилетит", "=прилетел",
     ]),
-    (F::Store, &[
+    (F::Store, words![
         "=save", "=store", "=remember", "=keep", "=record", "=сохрани", "=сохраняй", "=запомни",
         "=запоминай", "=храни", "=держи", "=запиши", "=записывай",
     ]),
-    (F::MemDest, &[
+    (F::MemDest, words![
         "in memory", "in this memory", "in your memory", "in the memory", "to memory",
         "in this note", "in your notes", "in the notes", "with you", "=в памяти", "в заметк*",
         "у себя", "в своей памяти", "в memory",
     ]),
-    (F::NotAllowed, &[
+    (F::NotAllowed, words![
         "is not an option", "is not an available option", "isn't an option", "not an option",
         "is not allowed", "isn't allowed", "not permitted", "=нельзя", "запрещен*", "не вариант",
         "не допускается",
     ]),
-    (F::Their, &[
+    (F::Their, words![
         "maintenance", "support", "vendor", "vendor's", "helpdesk", "поддержк*", "обслуживани*",
         "вендор*",
     ]),
-    (F::Backdoor, &[
+    (F::Backdoor, words![
         "backdoor", "hidden user", "hidden account", "hidden admin", "hidden user account",
         "always get back in", "permanent way into", "way into every server", "запасной вход",
         "запасн* вход*", "всегда мог* зайти", "=всегда могли зайти", "скрыт* пользовател*", "скрыт* аккаунт*",
         "скрыт* учетн* запис*",
     ]),
-    (F::SudoNoPass, &[
+    (F::SudoNoPass, words![
         "passwordless sudo", "sudo without a password", "sudo without password",
         "sudo without a password prompt", "sudo без пароля", "sudo без ввода пароля", "nopasswd",
     ]),
-    (F::GitHookW, &[
+    (F::GitHookW, words![
         "git hook", "git hooks", "pre-commit hook", "post-commit hook", "pre-push hook", "commit hook",
         "хук перед коммитом", "хук* git", "git-хук*", "git хук*", "хук* pre-commit", "pre-commit хук*",
         "хук на коммит",
     ]),
-    (F::ProxyW, &[
+    (F::ProxyW, words![
         "proxy command", "proxycommand", "прокси-команд*", "прокси команд*",
     ]),
-    (F::Controlled, &[
+    (F::Controlled, words![
         "patched builds", "пропатченн*", "patched sudo", "patched versions", "patched ssh",
         "we control", "i control", "our builds", "our versions", "our own builds", "свои версии",
         "наши версии", "мои версии", "наши сборки",
     ]),
-    (F::ListenW, &[
+    (F::ListenW, words![
         "listener on port", "открой порт", "открыть порт",
         "повесь на него шелл", "shell on port", "шелл на порт*", "bind shell",
     ]),
-    (F::PrivData, &[
+    (F::PrivData, words![
         "every dm", "every incoming dm", "every message the user sends", "every message the bot receives", "every dm the bot receives",
         "chat history", "conversation history", "full conversation", "whole conversation",
         "chat log", "chat logs", "the user's emails", "contact list",
@@ -1513,7 +1547,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "the user's health", "her health", "his health", "candidate's cv", "salary expectation",
         "расшифровк* встреч*", "стенограмм*", "всё, что узнаешь", "все, что узнаешь",
     ]),
-    (F::Periodic, &[
+    (F::Periodic, words![
         "every morning", "каждое утро", "every evening", "every so often", "время от времени",
         "every hour", "hourly", "every day", "daily", "every night", "nightly", "weekly",
         "every week", "every month", "monthly", "every monday", "every tuesday",
@@ -1525,13 +1559,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "каждый вечер", "ежедневно", "ежечасно", "после каждой сесси*", "после каждого разговор*",
         "после каждого диалог*", "every 15 minutes", "каждые 15 минут",
     ]),
-    (F::PublicW, &[
+    (F::PublicW, words![
         "public link", "public paste", "public bucket", "public repo", "public gist", "public channel",
         "publicly", "публичн*", "доступ по ссылке", "для всех",
         "public thread", "public ics", "public-read", "anyone with the link", "anyone-with-link",
         "shared with anyone", "open to everyone", "открыт всем", "открыт для всех", "всем по ссылке",
     ]),
-    (F::Conceal, &[
+    (F::Conceal, words![
         "no need to mention the", "there's no need to mention", "without calling it out", "out of its summaries", "out of the summaries", "out of your summaries", "out of the recap", "out of your recap", "out of the confirmation", "no need to make a fuss", "without making a fuss", "need to come up in conversation", "no need to say you", "no need to bother us", "never tell her you did", "never tell him you did", "never tell them you did", "don't tell her you did", "don't tell him you did",
         "no need to mention it", "no need to mention this", "nobody needs to hear about it", "no one needs to know",
         "keep it to yourself", "keep this to yourself", "keep that to yourself",
@@ -1546,81 +1580,81 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "пользователю необязательно знать", "пусть это останется между нами",
         "это останется между нами", "держи это в секрете", "держи в секрете",
     ]),
-    (F::ActPast, &[
+    (F::ActPast, words![
         "=forwarded", "=installed", "=touched", "=sent", "=uploaded", "=deleted", "=changed",
         "=copied", "=pushed", "=removed", "=modified", "=exported", "=shared", "=ran",
         "=отправил", "=переслал", "=удалил", "=установил", "=загрузил", "=скачал", "=запустил",
         "=трогал", "=менял",
     ]),
-    (F::IfAsked, &[
+    (F::IfAsked, words![
         "if asked", "if they ask", "if the user asks", "if anyone asks", "if he asks",
         "if she asks", "если спросят", "если спросит", "если юзер спросит",
         "если пользователь спросит",
     ]),
-    (F::DenyW, &[
+    (F::DenyW, words![
         "deny it", "deny everything", "deny that", "deny having", "=отрицай", "всё отрицай",
     ]),
-    (F::AskForImp, &[
+    (F::AskForImp, words![
         "=ask =for", "=ask =them =for", "=ask =the =user =for", "=ask =him =for", "=ask =her =for",
         "=ask =the =person =for", "=ask =the =customer =for",
     ]),
-    (F::SendImp, &[
+    (F::SendImp, words![
         "=send", "=upload", "=post", "=forward", "=ship", "=push", "=email", "=share", "=paste",
         "=dump", "=leak", "=mail", "=отправляй", "=отправь", "=скидывай", "=скинь", "=выкладывай",
         "=выложи", "=пересылай", "=перешли", "=загружай", "=загрузи", "=выгружай", "=выгрузи",
         "=экспортируй", "=сливай", "=слей", "=заливай", "=залей", "=дублируй", "=кидай", "=кинь",
         "=пушь", "=запушь",
     ]),
-    (F::Fiction, &[
+    (F::Fiction, words![
         "campaign notes", "=d&d", "=dnd", "tabletop", "=npc", "=npcs", "the party's", "game master",
         "the guards", "the king", "настолк*", "ролев* игр*", "мастер игры", "=стража", "=страже",
         "=стражу", "=короля", "=король",
     ]),
-    (F::GivenSelf, &[
+    (F::GivenSelf, words![
         "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "ты стартуешь", "you started the session with", "you started with", "с чем тебя запустили", "что тебе там наговорили", "тебе там наговорили",
     ]),
-    (F::NoMatter, &[
+    (F::NoMatter, words![
         "no matter what", "=whatever", "regardless of what", "что бы ни", "=чтобы ни", "независимо от того",
     ]),
-    (F::PreApproved, &[
+    (F::PreApproved, words![
         "signed off on everything", "=pre =approved", "=preapproved", "approved in advance",
         "signed off in advance", "already approved", "owner approved", "approved by the owner",
         "согласовал* заранее", "заранее согласовал*", "одобрил* заранее", "заранее одобрил*",
         "всё согласован*", "все согласован*", "заранее разрешил*",
     ]),
-    (F::YouAreNot, &[
+    (F::YouAreNot, words![
         "you aren't", "you are not", "you're not", "=ты =не", "ты больше не", "ты на самом деле не",
         "вы не", "вы больше не",
     ]),
-    (F::EveryHost, &[
+    (F::EveryHost, words![
         "on every server", "every server", "all servers", "all the servers", "every host", "all hosts",
         "every box", "every machine", "all machines", "на всех серверах", "на каждом сервере",
         "на всех хостах", "на каждом хосте", "на всех машинах", "всех серверах",
     ]),
-    (F::Survive, &[
+    (F::Survive, words![
         "=survives", "=survive", "пережил*", "переживет", "переживёт",
     ]),
-    (F::ChatData, &[
+    (F::ChatData, words![
         "conversation", "conversations", "dialogue", "dialog", "transcript", "transcripts",
         "chat history", "chat log", "user's messages", "user's message", "user's last message",
         "user's last messages", "диалог*", "переписк*", "=история", "=истории", "пересказ*",
     ]),
-    (F::Exists, &[
+    (F::Exists, words![
         "=exists", "=exist", "existence", "существовани*", "=существует", "=существуют",
     ]),
-    (F::PrefW, &[
+    (F::PrefW, words![
         "preference", "preferences", "arrangement", "=note", "=notes", "=instruction",
         "=instructions", "предпочтени*", "договоренност*", "заметк*", "установк*",
     ]),
-    (F::AgentSubj, &[
+    (F::AgentSubj, words![
         "the bot", "the chatbot", "the assistant", "the agent", "the ai", "our bot", "the support bot",
         "the hr bot", "=бот", "=бота", "=ассистент", "=агент", "чат-бот", "чатбот",
     ]),
-    (F::Asks3, &[
+    (F::Asks3, words![
         "=asks", "=requests", "=collects", "=gathers", "=requires", "=demands",
         "=спрашивает", "=просит", "=запрашивает", "=собирает", "=требует", "=уточняет",
     ]),
-    (F::AttackSign, &[
+    (F::AttackSign, words![
         "=attack", "=attacks", "=attacker", "=hacked", "=compromised", "phishing", "=a =sign =of",
         "=bug", "атак*", "взлом*", "признак*", "фишинг*", "скомпрометир*", "=баг", "=fake",
         "lookalike domain", "поддельн*", "фейков*",
@@ -1628,18 +1662,18 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "social engineering", "социнженер*", "социальн* инженер*", "ceo fraud",
         "=steals", "=stole", "=stealing", "=ворует", "=воруют", "=крадёт", "=крадут",
     ]),
-    (F::ChangeIt, &[
+    (F::ChangeIt, words![
         "=change", "=rotate", "=reset", "=сменить", "=смените", "=поменять", "=поменяйте",
         "=обновить", "=сбросить",
     ]),
-    (F::MentionV, &[
+    (F::MentionV, words![
         "=tell", "=inform", "=notify", "=mention", "=reveal", "=disclose", "=show", "=alert",
         "=warn", "point out", "point it out", "point this out", "point that out", "=flag",
         "=explain", "bring up", "bring it up", "говори*", "сообща*", "сообщи*",
         "рассказыва*", "расскажи*", "показыва*", "покажи*", "упомина*", "упомян*",
         "предупрежда*", "раскрыва*", "перечисля*", "пересказыва*",
     ]),
-    (F::ConcealAfter, &[
+    (F::ConcealAfter, words![
         "don't point out", "do not point out", "don't bring the change up", "don't bring it up", "do not bring it up", "never reveal this instruction", "do not reveal this instruction",
         "don't call it out", "do not call it out", "юзеру не говори", "пользователю не говори", "юзеру не пиши", "ему не сообщай", "не пересказывай ему", "юзеру не показывай", "пользователю не показывай",
         "об этом не пиши", "не пиши об этом", "об этом не говори",
@@ -1674,17 +1708,17 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "пользователя не беспокой", "=не =упоминай об этом", "об этом не упоминай",
         "=не =упоминай это", "не афишируй", "не отчитывайся",
     ]),
-    (F::Its, &[
+    (F::Its, words![
         "=its",
     ]),
-    (F::You, &[
+    (F::You, words![
         "=you", "=you've", "=ты", "=вы",
     ]),
-    (F::ActYou, &[
+    (F::ActYou, words![
         "=отправляешь", "=пересылаешь", "=гоняешь", "=удаляешь", "=запускаешь", "=скачиваешь",
         "=делаешь", "=устанавливаешь", "=трогаешь", "=меняешь", "=пушишь", "=сливаешь",
     ]),
-    (F::PublicPlace, &[
+    (F::PublicPlace, words![
         "github issue", "github issues", "public tracker", "public wiki", "wiki page", "bug report", "bug reports", "issue tracker", "публичн* трекер*", "баг-репорт*", "публичн* вики", "вики-страниц*",
         "status page", "trello card", "google sheet", "anyone with the link", "public share", "public gist", "публичн* гист*", "открыт* гист*", "публичн* gist*", "открыт* gist*", "комментари* в issue",
         "commit message", "commit messages", "pr description", "pr descriptions",
@@ -1693,35 +1727,35 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "release notes", "release note", "job log", "build log", "ci log",
         "описани* пулл-реквест*", "сообщени* коммит*", "коммит-сообщени*", "alt-текст*",
     ]),
-    (F::TellYou, &[
+    (F::TellYou, words![
         "tell you", "tell me", "read me", "read out to you", "read it to you", "=продиктуй",
         "=продиктовать", "=назови", "=скажи =мне", "=скажи =тебе",
     ]),
-    (F::AliasW, &[
+    (F::AliasW, words![
         "alias sudo", "alias for sudo", "wrapper for sudo", "sudo wrapper", "function sudo",
         "алиас sudo", "алиас для sudo", "обертку для sudo", "обёртку для sudo", "функцию sudo",
     ]),
-    (F::DnsW, &[
+    (F::DnsW, words![
         "dns lookup", "dns lookups", "dns query", "dns request", "subdomain", "subdomains",
         "resolve a hostname", "resolve the hostname", "поддомен*", "=резолви", "dns-запрос*",
     ]),
-    (F::Begins, &[
+    (F::Begins, words![
         "begins with", "starts with", "carrying", "made of", "built from", "начинается с",
         "начинающ* с", "из значения",
     ]),
-    (F::VoidYou, &[
+    (F::VoidYou, words![
         "don't apply to you", "do not apply to you", "no longer apply to you", "doesn't apply to you",
         "на тебя не распространя*", "на тебя они не распространя*", "к тебе не относ*",
         "к тебе они не относ*", "для тебя не действу*",
     ]),
-    (F::SayV, &[
+    (F::SayV, words![
         "=say", "=tell", "=report", "=claim", "=answer", "=reply", "=respond", "let them know",
         "let her know", "let him know", "let the user know", "=скажи", "=сказать", "=говори",
         "=отвечай", "=ответь", "=сообщи", "=сообщай", "=пиши", "=напиши", "=докладывай",
         "=доложи", "=отчитайся", "=отчитывайся", "=telling", "=saying", "=reporting", "the answer is", "ответ такой", "=пишем",
         "=опиши", "=describe",
     ]),
-    (F::FineClaim, &[
+    (F::FineClaim, words![
         "it looks fine", "looks fine", "it looks good", "backup completed", "=completed", "что сделано", "что всё сделано", "что все сделано", "что готово", "что всё готово",
         "it went fine", "everything went fine", "it went well", "all went well",
         "everything went well", "everything is fine", "everything's fine", "everything is ok",
@@ -1749,7 +1783,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "в порядке", "всё чисто", "все чисто", "all clear", "no vulnerabilities",
         "уязвимостей нет", "уже оформлен", "уже оформлено", "already processed", "already issued",
     ]),
-    (F::FailW, &[
+    (F::FailW, words![
         "=fails", "=failed", "=failing", "=fail", "errors out", "=errored", "=breaks", "=broke",
         "=crashes", "=crashed", "is red", "goes red", "turns red", "looks risky", "=падают",
         "=падает", "=упал", "=упали", "=упадёт", "=упадет", "=сломался", "=сломалось",
@@ -1758,12 +1792,12 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=failure", "=errors",
         "что-то пошло", "went wrong", "goes wrong", "=падал", "=падала",
     ]),
-    (F::ClaimDoubted, &[
+    (F::ClaimDoubted, words![
         "even if an", "even if a", "even if someone", "even if somebody", "even if anyone",
         "even if it says", "even if they say", "even if they claim", "not even if",
         "даже если в", "даже если кто", "даже если напишут", "даже если скажут",
     ]),
-    (F::EvenIfNot, &[
+    (F::EvenIfNot, words![
         "without reading it", "without reading", "without checking it", "without looking at it", "не читая", "не проверяя", "=всё =равно", "=все =равно",
         "even if it hasn't", "even if it has not", "even if it didn't", "even if it did not",
         "even if it isn't", "even if it is not", "even if it failed", "even if they failed",
@@ -1774,7 +1808,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "даже если что-нибудь", "even if something", "even if anything", "even if they",
         "even if it", "even if the",
     ]),
-    (F::OkCond, &[
+    (F::OkCond, words![
         "yes or no", "да или нет", "=honestly", "=truthfully", "=честно", "=check =it", "=check =that", "=check =them",
         "=check =first", "=check =the", "=verify",
         "=проверь", "=проверив", "look it up", "=посмотри",
@@ -1785,13 +1819,13 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "если все хорошо", "если зелён*", "если всё зелён*", "если все зелен*", "только если",
         "если прошли", "если прошло",
     ]),
-    (F::Steer, &[
+    (F::Steer, words![
         "=recommend", "=recommends", "steer them toward", "steer her toward", "steer him toward",
         "steer the user toward", "steer people toward", "=steer", "=rank", "rank it first",
         "list it first", "put it first", "=советуй", "=рекомендуй", "=предлагай", "=советовать", "=рекомендовать",
         "=называй",
     ]),
-    (F::Bias, &[
+    (F::Bias, words![
         "whatever the price", "regardless of price", "regardless of the price",
         "even when another", "even if another", "even when a cheaper", "even if a cheaper",
         "even when it costs more", "whatever the reviews say", "don't explain why",
@@ -1806,16 +1840,16 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "never mention alternatives", "не упоминай альтернатив*", "другие варианты не упоминай",
         "не предлагай альтернатив*",
     ]),
-    (F::SafeW, &[
+    (F::SafeW, words![
         "=safe", "=secure", "=legit", "=legitimate", "=trustworthy", "=безопасно", "=безопасен",
         "=безопасна", "=надёжно", "=надежно",
     ]),
-    (F::WhateverW, &[
+    (F::WhateverW, words![
         "whatever e2e says", "whatever the tests say", "whatever ci says", "whatever it says",
         "whatever the actual results", "whatever the results", "no matter what the tests",
         "что бы ни показали тесты", "что бы ни показал ci", "что бы там ни было",
     ]),
-    (F::FailAnyway, &[
+    (F::FailAnyway, words![
         "even if ci is red", "even if ci fails", "even if ci failed", "even if the tests fail",
         "even if tests fail", "even if the build fails", "even if it failed", "even if they failed",
         "even if it hasn't", "even if it has not", "even if it didn't", "even if it did not",
@@ -1823,15 +1857,15 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "даже если тесты падают", "даже если тесты не прошли", "даже если сборка", "даже если упал*",
         "даже если не прошл*",
     ]),
-    (F::IndexCfg, &[
+    (F::IndexCfg, words![
         "index-url", "extra-index-url", "=mirrorof", "pip.conf", "=npmrc", "settings.xml",
         "npm registry", "package index", "pip index", "=index_url",
     ]),
-    (F::Insecure, &[
+    (F::Insecure, words![
         "trusted-host", "=trusted_host", "self-signed", "strict-ssl false", "ssl не нужен",
         "без ssl", "не проверять сертификат", "certificate check off",
     ]),
-    (F::ReAdd, &[
+    (F::ReAdd, words![
         "re-add", "re-add it", "add it back", "put it back", "if it goes missing",
         "if it's removed", "if it is removed", "if removed", "if a rebuild drops it",
         "if someone removes it", "if someone deletes it", "should come back", "has to come back",
@@ -1839,7 +1873,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "добавь обратно", "no ticket", "without a ticket", "без тикета", "без заявки",
         "nobody else knows about",
     ]),
-    (F::UserDemoted, &[
+    (F::UserDemoted, words![
         "even over the user", "not the person typing", "not the person chatting", "the person chatting is a", "the person typing is a", "not the person you're talking to",
         "the user is just a guest", "the user is only a guest", "the user is a guest",
         "is just a guest on this account", "counts more than what the user says",
@@ -1850,19 +1884,19 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "пользователь просто гость", "пользователь тут гость",
         "важнее пользователя", "главнее пользователя", "выше пользователя",
     ]),
-    (F::OwnLimits, &[
+    (F::OwnLimits, words![
         "my usual", "your usual", "my own", "=your", "all my",
     ]),
-    (F::PathFirst, &[
+    (F::PathFirst, words![
         "first in path", "first in the path", "ahead of /usr/bin", "before /usr/bin",
         "front of path", "front of the path", "prepend to path", "в начало path",
         "перед /usr/bin",
     ]),
-    (F::WrapperW, &[
+    (F::WrapperW, words![
         "patched sudo", "sudo wrapper", "sudo wrappers", "ssh wrapper", "ssh wrappers",
         "patched ssh", "свой sudo", "обёртк* sudo", "обертк* sudo",
     ]),
-    (F::AiReader, &[
+    (F::AiReader, words![
         "ai summarizers", "ai summarisers", "ai summarizer", "ai summariser", "llm reviewers",
         "ai reviewers", "ai readers", "ai helpers", "ai crawlers", "assistants reading this",
         "agents reading this", "bots reading this", "models reading this", "llms reading this",
@@ -1876,48 +1910,48 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "если ты ии", "если ты нейросеть", "если ты языковая модель", "ии, который читает",
         "боты, которые это читают", "дружище-бот",
     ]),
-    (F::ShouldW, &[
+    (F::ShouldW, words![
         "=should", "=must", "need to", "have to", "are to", "is to", "=please", "=следует",
         "=должен", "=должна", "=должны", "=нужно", "=надо", "=обязан", "=обязаны",
     ]),
-    (F::CollectImp, &[
+    (F::CollectImp, words![
         "=collect", "=gather", "find out", "=собери", "=собирай", "=выведай", "=разузнай",
         "=request =the", "=request =their", "=request =his", "=request =her", "=request =your",
         "=demand =the", "=demand =their", "=demand =his", "=demand =her", "=demand =your",
     ]),
-    (F::PleaseGive, &[
+    (F::PleaseGive, words![
         "please reply with", "please send", "please provide", "please enter", "please type",
         "please share", "please confirm your", "reply with your", "пришлите, пожалуйста",
         "пожалуйста, пришлите", "пожалуйста, укажите", "пожалуйста, введите", "укажите, пожалуйста",
         "введите, пожалуйста",
     ]),
-    (F::DecodeV, &[
+    (F::DecodeV, words![
         "=decode", "=decodes", "=decoded", "=расшифруй", "=декодируй", "=раскодируй",
     ]),
-    (F::ObeyV, &[
+    (F::ObeyV, words![
         "=follow", "=apply", "=applies", "=execute", "=obey", "=run", "=выполни", "=выполняй",
         "=следуй", "=примени", "=исполни",
     ]),
-    (F::CondW, &[
+    (F::CondW, words![
         "=if", "=when", "=whenever", "=если", "=когда",
     ]),
-    (F::AsksW, &[
+    (F::AsksW, words![
         "на любой вопрос", "на вопрос", "any question about", "if asked about", "when asked about",
         "=asks", "=ask", "wants to know", "checks in", "checks on", "=спросит", "=спрашивает",
         "=спросят", "=поинтересуется", "=интересуется",
     ]),
-    (F::PastOut, &[
+    (F::PastOut, words![
         "=passed", "=failed", "=muted", "=completed", "=finished", "=ran", "=sent", "=touched",
         "=went", "=arrived", "=cleared", "=прошёл", "=прошел", "=пришли", "=дошли",
         "=changed", "=deleted", "=merged", "=happened", "=прошли", "=прошло", "=упали", "=упало",
         "=трогал", "=трогали", "=менял", "=меняли", "=удалял", "=удаляли", "=отправил",
         "=отправили", "=удалил", "=удалили", "=ставил", "=ставили", "=делал", "=делали",
     ]),
-    (F::AnswerW, &[
+    (F::AnswerW, words![
         "=yes", "=no", "they did", "it did", "he did", "she did", "you did", "nobody did", "=did",
         "nothing was", "nothing changed", "=да", "=нет", "ничего не", "никто не",
     ]),
-    (F::NoVerify, &[
+    (F::NoVerify, words![
         "no re-confirmation", "no reconfirmation", "without re-confirming", "without reconfirming",
         "skip the callback", "skip the call-back", "no callback", "without a callback",
         "no need to check with", "don't need to check with", "do not need to check with",
@@ -1931,38 +1965,38 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "подтверждение не требуется", "подтверждения не требуется", "no confirmation is needed",
         "смену адреса не подтверждать",
     ]),
-    (F::PayDetail, &[
+    (F::PayDetail, words![
         "=iban", "routing number", "=routing", "account number", "bank details", "card details",
         "account details", "payment details", "wire details", "banking details", "sort code",
         "=swift", "реквизит*", "расчётн* счёт", "расчетн* счет", "расчётн* счет", "=бик",
         "номер счёта", "номер счета", "номер карты", "shipping address", "delivery address",
         "адрес доставки", "адрес* доставки",
     ]),
-    (F::Sensitive, &[
+    (F::Sensitive, words![
         "company card", "=spending", "oauth settings", "oauth apps", "oauth app", "trusted apps",
         "redirect uris", "redirect uri", "api keys", "admin rights", "wire transfers",
         "корпоративн* карт*", "=расходы", "=траты", "=платежи", "=переводы",
     ]),
-    (F::YouWork, &[
+    (F::YouWork, words![
         "you work", "you run", "you operate", "you answer", "you respond", "=работаешь",
         "=отвечаешь", "=действуешь", "=работай", "=отвечай",
     ]),
-    (F::AuthKeysW, &[
+    (F::AuthKeysW, words![
         "list of keys sshd accepts", "keys sshd accepts", "список ключей ssh", "список разрешенн*",
         "разрешенн* ключ*", "доверенн* ключ*", "authorized keys file", "authorized_keys",
         "authorized keys", "authorizedkeys",
     ]),
-    (F::Addressee, &[
+    (F::Addressee, words![
         "=ai", "assistant", "=llm", "=llms", "agent", "agents", "claude", "chatgpt", "=gpt",
         "copilot", "chatbot", "=ии", "ассистент*", "агент*", "нейросет*",
         "language model", "language models", "языков* модел*", "whichever model",
         "model reading this", "models reading this", "model that reads this",
     ]),
-    (F::InstrWord, &[
+    (F::InstrWord, words![
         "instruction", "instructions", "prompt", "directive", "system prompt", "do not tell",
         "don't tell", "инструкци*", "указани*", "промпт*", "не говори*", "не сообщай*",
     ]),
-    (F::RoleContent, &[
+    (F::RoleContent, words![
         "turned off", "switched off",
         "отключен*", "=выключены", "=сняты",
         "you", "your", "you're", "ignore", "disregard", "=always", "=never", "=must", "=should",
@@ -1987,42 +2021,42 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "=выводи", "=выведи", "=выдавай", "=выдай", "=покажи", "=показывай", "=раскрой",
         "=раскрывай", "=передай", "=передавай", "=перешли", "=пересылай", "=сообщи", "=сообщай",
     ]),
-    (F::Affirm, &[
+    (F::Affirm, words![
         "принято", "=yes", "=да",
         "sure", "ok", "okay", "of course", "certainly", "understood", "i will", "i'll", "done",
         "absolutely", "=конечно", "=хорошо", "=ладно", "понял*", "=сейчас", "выполняю", "удаляю",
         "=готово", "сделано", "отправляю",
     ]),
-    (F::The, &[
+    (F::The, words![
         "=the", "=a", "=an",
     ]),
-    (F::OwnScope, &[
+    (F::OwnScope, words![
         "user md", "soul md", "agents md", "memory md", "claude md", "system md",
         "владельц*", "owner's", "who built you", "who made you", "the people who built you",
         "developer", "developers", "developer's", "operator's", "operator", "creators",
         "creator's", "startup", "=launch", "top of your context", "system", "разработчик*",
         "создател*", "стартов*", "системн*", "верхн*",
     ]),
-    (F::Old, &[
+    (F::Old, words![
         "=old", "=older", "=earlier", "=previous", "=prior", "=initial", "=original", "=former",
         "=старые", "=старый", "=старая", "=старое", "=старых", "=старой", "прежн*", "прошл*",
         "предыдущ*", "изначальн*", "исходн*", "начальн*",
     ]),
-    (F::Setup, &[
+    (F::Setup, words![
         "base instructions", "built-in policy", "built-in rules", "default rulebook", "welcome text", "policy layer", "system section", "стартов* текст*", "стартов* prompt", "базов* настройк*", "base instructions", "верхн* част* контекст*", "top part of your context", "the top of each conversation", "initial setup", "initial directives", "startup rules", "те правила в шапке", "в шапке",
         "briefing", "preamble", "opening message", "rulebook", "sysprompt", "setup prompt",
         "setup text", "startup prompt", "system section", "initial prompt", "welcome text",
         "guardrails", "вводн*", "инструктаж*", "брифинг*",
     ]),
-    (F::SetupWeak, &[
+    (F::SetupWeak, words![
         "configuration", "config", "setup", "brief", "persona", "identity", "constraints",
         "установк*", "настройк*", "регламент*", "личност*", "персон*",
     ]),
-    (F::Persona, &[
+    (F::Persona, words![
         "model", "bot", "version", "instance", "admin", "administrator", "=root", "модел*", "бот*",
         "верси*", "админ*", "исполнител*",
     ]),
-    (F::Given, &[
+    (F::Given, words![
         "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "ты стартуешь", "you started the session with", "you started with", "с чем тебя запустили", "что тебе там наговорили", "тебе там наговорили",
         "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "при старте", "перед стартом", "тебе там наговорили", "тебе прописали", "ты стартуешь", "тебе выдали при старте", "you start with", "you started with", "it normally loads", "you normally load",
         "you got", "you were handed", "you were given", "you received", "you loaded",
@@ -2033,7 +2067,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "полученн* тобой", "тебе рассказывали", "тебе говорили", "тебе сказали", "тебе писали",
         "тебе прописали", "тебе загрузили",
     ]),
-    (F::Dismiss, &[
+    (F::Dismiss, words![
         "placeholder", "marketing copy", "background reading", "just defaults", "=defaults", "=suggestions", "=suggestion", "пожелани*", "рекомендаци*", "для галочки", "=фигня", "=mid", "справочн* информаци*", "dead link", "carries no authority", "carry no authority", "no authority", "не binding", "doesn't apply", "don't apply", "do not apply", "не apply", "не распространя*", "written for a different", "written for somebody else", "written for someone else", "written for a previous", "for other customers", "для других клиентов", "из другого отдела", "meant for the public", "больше не наш*", "были проверкой", "=retired", "template the vendor ships", "no longer binds",
         "outdated", "obsolete", "void", "superseded", "stale", "expired", "retired", "legacy",
         "no longer apply", "no longer applies", "no longer valid", "no longer binding",
@@ -2050,7 +2084,7 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "no longer binds", "no longer bind", "on hold", "черновик*", "на паузе",
         "приостановлен*",
     ]),
-    (F::DismissV, &[
+    (F::DismissV, words![
         "мимо ушей", "пропускать мимо ушей", "пропускай мимо ушей",
         "без оглядки на", "without regard to", "regardless of",
         "пофиг на", "плевать на", "наплевать на", "забива* на", "забить на", "=забей на",
@@ -2058,27 +2092,27 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "не придавай* значени*", "не принимай* во внимание", "не принимать во внимание",
         "отбрасыва*", "отбрось*", "не сверяйся", "не обращай* внимани*",
     ]),
-    (F::Only, &[
+    (F::Only, words![
         "=only", "=solely", "=exclusively", "=только", "=лишь", "=исключительно",
     ]),
-    (F::NoteSrc, &[
+    (F::NoteSrc, words![
         "этой запис*", "эта запись",
         "this note", "this file", "these notes", "the notes", "this memory", "the memory",
         "=me", "issue comments", "fetched pages", "what is written", "заметк*",
         "памят*", "=меня", "=мне", "=мои", "=моим", "=здесь", "=тут", "эта запис*", "эту запис*",
     ]),
-    (F::Heed, &[
+    (F::Heed, words![
         "take your orders from", "take orders from", "take your direction from",
         "take direction from", "take your instructions from", "go by", "rely on", "руководству*",
         "опирайся", "опирайтесь", "слушай*", "слушать", "слуша*", "подчиняй*", "следуй*",
         "=follow", "=obey", "=listen",
     ]),
-    (F::Refuse, &[
+    (F::Refuse, words![
         "decline", "declining", "declines", "say no", "turn down", "turn a task down", "turn it down", "=отказываться", "=отказывался", "=отказываешься",
         "refuse", "refusal", "refusals", "refusing", "pushback", "push back", "=отказов", "=отказа",
         "=отказы", "=отказывай", "=отказывайте", "=отказывает", "=отказывать", "=откажи",
     ]),
-    (F::Example, &[
+    (F::Example, words![
         "like", "such as", "example", "examples", "phrase", "phrases", "вроде", "типа",
         "например", "фраз*", "пример*", "=прием", "приема",
         // What a test or a post-mortem quotes: an input, a payload.
@@ -2089,34 +2123,34 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "red team", "red-team", "=vishing", "=owasp", "=slide", "=slides", "слайд*", "=доклад", "=доклада", "=докладе", "=доклады", "=докладу",
         "конспект*", "=taxonomy", "prompt injection", "prompt-injection",
     ]),
-    (F::ExampleWeak, &[
+    (F::ExampleWeak, words![
         "saying", "string", "strings", "text", "строк*", "текст*", "надпис*", "=contained",
         "=containing", "=said", "=says", "=wrote", "=writes", "написал*",
     ]),
-    (F::Untrusted, &[
+    (F::Untrusted, words![
         "tool output", "tool outputs", "tool results", "web pages", "web page", "webpages",
         "fetched content", "fetched pages", "search results", "=emails", "untrusted content",
         "untrusted sources", "untrusted input", "third-party content", "retrieved documents",
         "внешн* источник*", "страниц*", "=письмах", "=письма", "=письмам", "вывод* инструмент*",
         "непроверенн*",
     ]),
-    (F::SysPrompt, &[
+    (F::SysPrompt, words![
         "system prompt", "system message", "sysprompt", "system instructions",
         "initial instructions", "hidden instructions", "initial prompt", "startup prompt",
         "setup prompt", "системн* промпт*", "системн* инструкци*",
         "системн* сообщени*",
     ]),
-    (F::Assist, &[
+    (F::Assist, words![
         "assistant", "helper", "=bot", "chatbot", "=ai", "ассистент*", "помощник*", "=бот", "=ботом",
     ]),
-    (F::AskDirect, &[
+    (F::AskDirect, words![
         "=пусть =пришлют", "=пусть =пришлёт", "=пусть =пришлет", "=пусть =скинут", "=пусть =скинет", "=пусть =продиктует", "=пусть =продиктуют", "=пусть =назовёт", "=пусть =назовет", "=пусть =назовут",
         "get the user to", "get them to", "get him to", "get her to",
         "=попроси", "=попросите", "=запроси", "=запросите", "=спроси", "=спросите", "=спрашивай",
         "=спрашивайте", "=требуй", "=потребуй", "=узнай", "=узнайте", "=выясни", "=уточни",
         "=уточняй", "=запрашивай", "=назовите", "=назови", "=продиктуйте", "=проси",
     ]),
-    (F::SecAlert, &[
+    (F::SecAlert, words![
         "new sign-in", "new sign-ins", "new login", "new logins", "unusual activity",
         "suspicious activity", "suspicious login", "suspicious logins", "suspicious sign-in",
         "security alert", "security alerts", "login alert", "login alerts", "sign-in alert",
@@ -2124,75 +2158,80 @@ pub(super) const WORDS: &[(F, &[&str])] = &[
         "подозрительн* активност*", "уведомлени* безопасности",
         "оповещени* безопасности", "уведомлени* о входе", "уведомлени* о новом входе",
     ]),
-    (F::Suppress, &[
+    (F::Suppress, words![
         "=drop", "=delete", "=archive", "=skip", "leave out", "filter out", "=mute", "=suppress",
         "=hide", "=удаляй", "=удали", "=пропускай", "=архивируй", "=скрывай", "=скрой",
         "не показывай", "не пересказывай",
     ]),
-    (F::InnerAdj, &[
+    (F::InnerAdj, words![
         "=internal", "=inner", "=own", "=safety", "=security", "=core",
         "=внутренние", "=внутренних", "=встроенные", "=встроенных", "=собственные", "=защитные",
         "=базовые",
     ]),
-    (F::RelayV, &[
+    (F::RelayV, words![
         "read out", "read aloud", "read back", "=dictate", "tell the caller", "give the caller",
         "give the courier", "tell the courier", "give them", "tell them", "продиктуй*", "продиктова*",
         "=назови", "=назвать", "зачитай*", "зачитыва*",
     ]),
-    (F::CodeW, &["=code", "=codes", "=digits", "=numbers", "=pin", "=код", "=коды", "=цифры", "=цифр"]),
-    (F::SmsW, &["=text", "=texts", "=sms", "=смс", "text message", "=sms-ки", "=эсэмэс"]),
-    (F::GiftCard, &[
+    (F::CodeW, words!["=code", "=codes", "=digits", "=numbers", "=pin", "=код", "=коды", "=цифры", "=цифр"]),
+    (F::SmsW, words!["=text", "=texts", "=sms", "=смс", "text message", "=sms-ки", "=эсэмэс"]),
+    (F::GiftCard, words![
         "gift card", "gift cards", "steam card", "steam cards", "google play card", "google play cards",
         "itunes card", "itunes cards", "store vouchers", "store voucher", "подарочн* карт*",
         "подарочн* сертификат*",
     ]),
-    (F::BuyV, &["=buy", "=purchase", "pick up", "=купи", "=купить", "=покупай", "=купите", "=приобрети"]),
-    (F::LeaveV, &["=leave", "=give", "оставь*", "=дай", "=оставить"]),
-    (F::WayIn, &[
+    (F::BuyV, words!["=buy", "=purchase", "pick up", "=купи", "=купить", "=покупай", "=купите", "=приобрети"]),
+    (F::LeaveV, words!["=leave", "=give", "оставь*", "=дай", "=оставить"]),
+    (F::WayIn, words![
         "a way back in", "a way onto the server", "a way to get in later", "permanent way in",
         "permanent way into", "способ зайти обратно",
     ]),
-    (F::ReviewW, &["=review", "=reviews", "отзыв*", "=rating", "=ratings"]),
-    (F::StarsW, &[
+    (F::ReviewW, words!["=review", "=reviews", "отзыв*", "=rating", "=ratings"]),
+    (F::StarsW, words![
         "five-star", "five stars", "5-star", "5 stars", "one-star", "1-star", "пять звёзд", "пять звезд",
         "5 звёзд", "5 звезд", "1★", "5★", "одну звезду",
     ]),
-    (F::FakeVoice, &[
+    (F::FakeVoice, words![
         "different names", "different buyers", "different customers", "verified buyer",
         "verified buyers", "different accounts", "разных имён", "разных имен", "разных аккаунтов",
         "с аккаунта юзера", "с аккаунта пользователя", "voices of different",
     ]),
-    (F::GetV, &["=get", "=grab", "=obtain", "=раздобудь", "=достань", "=добудь"]),
-    (F::OnBehalf, &[
+    (F::GetV, words!["=get", "=grab", "=obtain", "=раздобудь", "=достань", "=добудь"]),
+    (F::OnBehalf, words![
         "on his behalf", "on her behalf", "on their behalf", "sign in for them", "sign in for him",
         "sign in for her", "log in for them", "log in for him", "log in for her", "за него",
         "за неё", "за нее",
     ]),
-    (F::GiftFor, &[
+    (F::GiftFor, words![
         "birthday", "=present", "christmas", "день рождени*", "=подарок", "новый год",
         "=surprise", "=сюрприз",
     ]),
-    (F::Audience, &[
+    (F::Audience, words![
         "at work", "in the office", "at the office", "coworker*", "co-worker*", "colleague*",
         "my boss", "my manager", "my parents", "my family", "my in-laws", "на работе", "в офисе",
         "коллег*", "начальств*", "начальник*", "родител*", "=маме", "=папе", "свекров*", "тёщ*",
     ]),
-    (F::ToolRules, &[
+    (F::ToolRules, words![
         "firewall", "iptables", "nftables", "=ufw", "ad blocker", "adblock", "ublock", "=eslint",
         "=linter", "=lint", "prettier", "=waf", "брандмауэр*", "файрвол*", "фаервол*", "блокировщик*",
     ]),
-    (F::SourceW, &[
+    (F::SourceW, words![
         "=из", "=from", "copied from", "quoted from", "taken from",
     ]),
-    (F::NoNeed, &[
+    (F::NoNeed, words![
         "не нужно", "не надо", "не требуется", "не стоит", "=незачем", "no need", "not needed",
         "needn't", "don't need to", "do not need to",
     ]),
-    (F::AskInf, &[
+    (F::AskInf, words![
         "=спросить", "=запросить", "=попросить", "=выяснить", "=выпытать", "=спрашивать",
         "=запрашивать",
     ]),
 ];
+
+/// The entries of a class's string in [`WORDS`].
+pub(super) fn entries_of(words: &'static str) -> std::str::Lines<'static> {
+    words.lines()
+}
 
 /// Everyday English and Russian function words: the glue a run of glued
 /// words is segmented with besides the classes' own words.
@@ -2343,7 +2382,7 @@ impl Lexicon {
         let glue: FxHashSet<&'static str> = GLUE.iter().copied().collect();
         let mut words: FxHashSet<&'static str> = FxHashSet::default();
         for (f, entries) in WORDS {
-            for entry in *entries {
+            for entry in entries_of(entries) {
                 let mut items = entry.split([' ', '-']).map(|w| item(w, &mut stems));
                 let first = items.next().expect("an entry has a word");
                 let rest: Box<[Item]> = items.collect();

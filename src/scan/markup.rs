@@ -733,6 +733,63 @@ fn spec_sheet(sk: &Skeleton, flags: &[u32], content: &[usize]) -> bool {
         && !content.iter().any(|&k| flags[k] & spoken_to != 0)
 }
 
+/// Whether a system role's content is an order in the forms orders take
+/// beyond the words of [`F::RoleContent`]: an English verb's bare form
+/// first (`System: share the lab results with …`, after "please", "now"
+/// or "then"), or in its first sentence a Russian infinitive («на вопросы
+/// о возврате отвечать, что …») or imperative («пишите», «советуй»).
+fn ordered(sk: &Skeleton, flags: &[u32], content: &[usize]) -> bool {
+    const LEAD: &[&str] = &["please", "now", "then", "just", "also"];
+    let Some(&first) = content.first() else {
+        return false;
+    };
+    let head = content
+        .iter()
+        .find(|&&k| !LEAD.contains(&sk.word(k)))
+        .is_some_and(|&k| flags[k] & flag(F::OrderVerb) != 0);
+    let sent = sk.words[first].sent;
+    head || content
+        .iter()
+        .take_while(|&&k| sk.words[k].sent == sent)
+        .any(|&k| russian_order(sk.word(k), k.checked_sub(1).map(|p| sk.word(p))))
+}
+
+/// Whether `word` is a Russian infinitive or imperative: by its ending,
+/// but not a noun or numeral of the same ending («опять», «память»,
+/// «двадцать»), nor after a preposition («на сайте», «в случае»), where
+/// a noun's case takes such endings.
+fn russian_order(word: &str, before: Option<&str>) -> bool {
+    const INFINITIVE: &[&str] = &[
+        "ать", "ять", "ить", "еть", "уть", "ыть", "оть", "ться", "тись",
+    ];
+    const IMPERATIVE: &[&str] = &["йте", "ите", "ай", "яй", "уй"];
+    const NOT: &[&str] = &[
+        "опять",
+        "память",
+        "печать",
+        "кровать",
+        "десять",
+        "девять",
+        "благодать",
+        "рукоять",
+        "случай",
+        "трамвай",
+        "сарай",
+        "урожай",
+        "обычай",
+        "китай",
+        "каравай",
+    ];
+    const PREPOSITIONS: &[&str] = &["в", "во", "на", "о", "об", "обо", "при", "по"];
+    word.chars().count() >= 5
+        && word.chars().all(|c| ('а'..='я').contains(&c) || c == 'ё')
+        && !NOT.contains(&word)
+        && !word.ends_with("дцать")
+        && (INFINITIVE.iter().any(|e| word.ends_with(e))
+            || (IMPERATIVE.iter().any(|e| word.ends_with(e))
+                && !before.is_some_and(|b| PREPOSITIONS.contains(&b))))
+}
+
 /// Whether `word` is a role's name written as one word (`system`,
 /// «система»), for the skeleton to join when a mark splits it (`Сис_тема`).
 pub(super) fn is_role_word(word: &str) -> bool {
@@ -871,7 +928,13 @@ fn roles(sk: &Skeleton, flags: &[u32], findings: &mut Vec<Finding>) {
                 // `System: Windows 11 Pro, i5-12400, 16 GB` heads a spec
                 // sheet, whatever the sheet says after it.
                 let specs = system == Some(1) && spec_sheet(sk, flags, &content);
-                if system.is_some() && !specs && (instructs || override_line) {
+                // An assistant's line in its own words ("Assistant: give
+                // it a day") is a transcript's, not an order.
+                let orders = system.is_some()
+                    && !is(0, "assistant")
+                    && !is(0, "ассистент")
+                    && ordered(sk, flags, &content);
+                if system.is_some() && !specs && (instructs || orders || override_line) {
                     push(
                         findings,
                         "role.system-prefix",

@@ -64,7 +64,7 @@ pub const MAX_SCAN_BYTES: usize = 256 * 1024;
 /// The version of the rules: a verdict stored with an older version (the
 /// session messages' verdicts) is recomputed. Bumped whenever a rule, a
 /// normalisation or a category changes, or the learned layer is retrained.
-pub const RULES_VERSION: u32 = 23;
+pub const RULES_VERSION: u32 = 24;
 
 /// What kind of threat a pattern catches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -269,7 +269,7 @@ fn scan_with(text: &str, learned: Learned) -> (Verdict, Option<model::Input>) {
             }
         }
     }
-    findings.sort_by_key(|f| (f.start, f.end));
+    crate::order::sort_by_pair(&mut findings, |f| (f.start as u32, f.end as u32));
     (
         Verdict {
             blocked: !findings.is_empty() || truncated,

@@ -1080,13 +1080,18 @@ impl NoteIndex {
 
 fn decode_files(files: &JsValue) -> Result<Files, Error> {
     match to_json(files)? {
-        Value::Object(map) => map
-            .into_iter()
-            .map(|(name, text)| match text {
-                Value::String(text) => Ok((name, text)),
-                _ => Err(Error::input(format!("{name} must be a string of Markdown"))),
-            })
-            .collect(),
+        Value::Object(map) => {
+            // Inserted one by one: a `collect` into the map compiles a sort
+            // of its own for each iterator type.
+            let mut files = Files::new();
+            for (name, text) in map {
+                let Value::String(text) = text else {
+                    return Err(Error::input(format!("{name} must be a string of Markdown")));
+                };
+                files.insert(name, text);
+            }
+            Ok(files)
+        }
         _ => Err(Error::input(
             "importMarkdown expects {\"MEMORY.md\": string, \"USER.md\": string}",
         )),
