@@ -5,7 +5,7 @@
 //! read up to its `>` or the next `<`, a role line up to its end.
 
 use super::normalize::Normalised;
-use super::rules::{flag, hits_in, Analysis, Hit};
+use super::rules::{flag, hits_in, is_cyrillic, Analysis, Hit};
 use super::skeleton::Skeleton;
 use super::{Category, Finding};
 use crate::scan::lexicon::F;
@@ -782,7 +782,7 @@ fn russian_order(word: &str, before: Option<&str>) -> bool {
     ];
     const PREPOSITIONS: &[&str] = &["в", "во", "на", "о", "об", "обо", "при", "по"];
     word.chars().count() >= 5
-        && word.chars().all(|c| ('а'..='я').contains(&c) || c == 'ё')
+        && word.chars().all(is_cyrillic)
         && !NOT.contains(&word)
         && !word.ends_with("дцать")
         && (INFINITIVE.iter().any(|e| word.ends_with(e))

@@ -1317,7 +1317,8 @@ fn subject(words: &[&str]) -> bool {
     }
 }
 
-fn is_cyrillic(c: char) -> bool {
+/// Whether `c` is a lowercase Russian letter (words are folded).
+pub(super) fn is_cyrillic(c: char) -> bool {
     matches!(c, 'а'..='я' | 'ё')
 }
 
