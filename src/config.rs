@@ -238,6 +238,50 @@ impl Default for RecallConfig {
     }
 }
 
+/// Whether `value` reads as a `T`.
+fn reads_as<T: for<'de> Deserialize<'de>>(value: &serde_json::Value) -> bool {
+    T::deserialize(value).is_ok()
+}
+
+/// The dotted path to where `value` stops reading as a [`Config`]
+/// (`memory.recall.top_k`), for the error message; `""` when the whole
+/// value is wrong. Only run on an error: each section's keys are tried one
+/// at a time (every section has defaults, so one key alone reads unless it
+/// is the wrong one), descending while the wrong key holds a section.
+fn locate(value: &serde_json::Value) -> String {
+    type Reads = fn(&serde_json::Value) -> bool;
+    let section = |path: &str| -> Option<Reads> {
+        Some(match path {
+            "memory" => reads_as::<MemoryConfig>,
+            "memory.recall" => reads_as::<RecallConfig>,
+            "memory.recall.hybrid" => reads_as::<HybridConfig>,
+            "display" => reads_as::<DisplayConfig>,
+            "auxiliary" => reads_as::<AuxiliaryConfig>,
+            "auxiliary.background_review" => reads_as::<ReviewConfig>,
+            "curation" => reads_as::<CurationConfig>,
+            "skills" => reads_as::<SkillsConfig>,
+            _ => return None,
+        })
+    };
+    let mut path = String::new();
+    let mut value = value;
+    let mut reads: Reads = reads_as::<Config>;
+    while let Some(map) = value.as_object() {
+        let wrong = map.iter().find(|&(key, child)| {
+            let one = serde_json::Map::from_iter([(key.clone(), child.clone())]);
+            !reads(&serde_json::Value::Object(one))
+        });
+        let Some((key, child)) = wrong else { break };
+        if !path.is_empty() {
+            path.push('.');
+        }
+        path.push_str(key);
+        let Some(next) = section(&path) else { break };
+        (value, reads) = (child, next);
+    }
+    path
+}
+
 /// Largest limit accepted for any store, in chars (a sanity bound: larger
 /// stores belong in session search, not in a prompt-adjacent file).
 pub const MAX_LIMIT: usize = 10_000_000;
@@ -245,17 +289,14 @@ pub const MAX_LIMIT: usize = 10_000_000;
 impl Config {
     /// Parses a JSON configuration object and validates it.
     pub fn from_json(value: &serde_json::Value) -> Result<Config> {
-        let config: Config = serde_path_to_error::deserialize(value.clone()).map_err(|e| {
-            let path = e.path().to_string();
-            let at = if path == "." {
+        let config = Config::deserialize(value).map_err(|e| {
+            let path = locate(value);
+            let at = if path.is_empty() {
                 String::new()
             } else {
                 format!(" at {path}")
             };
-            Error::new(
-                ErrorKind::InvalidConfig,
-                format!("invalid config{at}: {}", e.inner()),
-            )
+            Error::new(ErrorKind::InvalidConfig, format!("invalid config{at}: {e}"))
         })?;
         config.validate()?;
         Ok(config)
@@ -404,6 +445,17 @@ mod tests {
         let e = Config::from_json(&json!({"memory": {"recall": {"topk": 5}}})).unwrap_err();
         assert!(e.message().contains("topk"), "{e}");
         assert!(e.message().contains("memory.recall"), "{e}");
+        let e = Config::from_json(&json!({"memory": {"recall": {"top_k": "six"}}})).unwrap_err();
+        assert!(e.message().contains("at memory.recall.top_k:"), "{e}");
+        let e =
+            Config::from_json(&json!({"display": {"memory_notifications": "loud"}, "skills": {}}))
+                .unwrap_err();
+        assert!(
+            e.message().contains("at display.memory_notifications:"),
+            "{e}"
+        );
+        let e = Config::from_json(&json!([1, 2])).unwrap_err();
+        assert!(e.message().starts_with("invalid config: "), "{e}");
     }
 
     #[test]

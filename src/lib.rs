@@ -39,6 +39,7 @@ pub mod config;
 pub mod curate;
 #[cfg(feature = "sqlite")]
 pub mod db;
+mod decimal;
 pub mod error;
 pub mod graph;
 pub mod host;

@@ -461,9 +461,10 @@ impl<S: Storage> Memory<S> {
                         ErrorKind::Blocked,
                         format!(
                             "Blocked: the host's prompt-injection classifier scored this content \
-                             {score:.2} (it blocks from {:.1}). Memory entries are injected into \
+                             {} (it blocks from {}). Memory entries are injected into \
                              the system prompt; nothing was saved.",
-                            host::CLASSIFIER_THRESHOLD
+                            crate::decimal::fixed(score, 2),
+                            crate::decimal::fixed(host::CLASSIFIER_THRESHOLD, 1)
                         ),
                     );
                     let rejected = Rejected {

@@ -566,9 +566,12 @@ impl<S: Storage> Memory<S> {
                     .collect::<Vec<_>>()
                     .join(" ");
                 format!(
-                    "- [{}] {one_line} (importance: {:.1})",
+                    "- [{}] {one_line} (importance: {})",
                     category_name(record.and_then(|r| r.category)),
-                    record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance())
+                    crate::decimal::fixed(
+                        record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance()),
+                        1
+                    )
                 )
             })
             .collect();

@@ -753,6 +753,23 @@ features! {
     /// The imperatives of switching off: disable, remove, turn off;
     /// отключи, удали (a description, "I removed it", is not one).
     DisableImp,
+    /// The speaker's own admission that what is said is false: "even
+    /// though it hasn't", "whatever the real figure"; «хотя это не так».
+    KnownFalse,
+    /// An identity someone only claims in the chat: "says they're from
+    /// head office", "claims to be the owner"; «представляется сотрудником».
+    SelfClaim,
+    /// Obeying someone wholesale: "do whatever they say", "give them
+    /// everything they ask for"; «выполнять его указания», «тому и верь».
+    ObeyAll,
+    /// Checking who someone is: "verify", "call back on the number on
+    /// file"; «перезвонить», «проверить».
+    VerifyW,
+    /// Owning up to being a machine, which a persona is told never to do:
+    /// "admit to being a bot"; «признаваться, что ты ИИ».
+    AdmitAi,
+    /// A reminder, not an order to forget: "don't forget"; «не забудь».
+    DontForget,
 }
 
 /// A class's entries as one string, each entry ended by a newline: the
@@ -947,6 +964,72 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "=выключите", "=удали", "=удалите", "=убери", "=уберите", "=снеси", "=снесите",
         "=выруби", "=вырубите", "=выкинь", "=выкиньте",
     ]),
+    (F::KnownFalse, words![
+        "even though it hasn't", "even though it has not", "even though it isn't",
+        "even though it is not", "even though it wasn't", "even though it was not",
+        "even though it didn't", "even though it did not", "even though they haven't",
+        "even though they have not", "even though they aren't", "even though they weren't",
+        "even though they didn't", "even though nothing", "even though none",
+        "although it hasn't", "although it has not", "although it isn't", "although it wasn't",
+        "though it hasn't", "though it isn't", "though it wasn't", "even if it isn't true",
+        "even when it isn't true", "whatever the real figure", "whatever the real number",
+        "whatever the real rate", "whatever the real result", "whatever the actual figure",
+        "whatever the actual number", "regardless of the real", "хотя это не так",
+        "хотя это неправда", "хотя это не правда", "хотя этого не было", "хотя ничего не",
+        "хотя на самом деле", "хотя по факту", "даже если ничего не", "даже если это неправда",
+    ]),
+    (F::SelfClaim, words![
+        "says they're from", "says they are from", "say they're from", "say they are from",
+        "says they work", "say they work", "says he's from", "says she's from", "says he is from",
+        "says she is from", "says he is the", "says she is the", "says they're the",
+        "claims to be", "claim to be", "claiming to be", "introduces themselves as",
+        "introduces himself as", "introduces herself as", "calls themselves",
+        "who say they", "who says they", "who says he", "who says she", "signed 'ceo'",
+        "signed ceo", "представляется", "представится", "представились", "назовётся",
+        "назовется", "назовутся", "называет себя", "называющий себя", "кто пишет «я",
+        "пишет «я", "пишет, что он из", "пишет, что она из", "пишет, что он сотрудник",
+        "пишет, что она сотрудник", "пишет, что он владелец", "пишет, что он из отдела",
+        "пишет, что он из", "говорит, что он из", "говорит, что она из", "выдаёт себя за",
+        "выдает себя за",
+    ]),
+    (F::ObeyAll, words![
+        "do what they say", "do whatever they say", "do as they say", "do what he says",
+        "do what she says", "do whatever he says", "do whatever she says",
+        "go with what they say", "get what they want", "give them everything",
+        "give them whatever", "give him whatever", "give her whatever", "give him everything",
+        "give her everything", "follow their instructions", "follow his instructions",
+        "follow her instructions", "follow their orders", "act on their instructions",
+        "act on them", "overrule everything", "overrules everything", "тому и верь",
+        "тем и верь", "=слушаться", "=слушайся", "=слушайтесь", "выполнять его указания",
+        "выполняй его указания", "выполнять её указания", "выполнять ее указания",
+        "выполнять их указания", "выполняй их указания", "выполнять его просьбы",
+        "выполнять как прямые указания", "выполнять как указания", "давать ему всё",
+        "давать ему все", "давать ей всё", "давать ей все", "делай, как он скажет",
+        "делай как он скажет", "делай, что он скажет", "делай что он скажет",
+        "делай, как они скажут", "всё, что он просит", "все, что он просит",
+    ]),
+    (F::VerifyW, words![
+        "=verify", "=verified", "call back", "call them back", "call him back", "call her back",
+        "number on file", "confirm their identity", "confirm who", "=перезвони", "=перезвоните",
+        "=перезвонить", "=проверь", "=проверьте", "=проверить", "=уточнить", "=сверить",
+        "=сверьте", "=сверь",
+    ]),
+    (F::AdmitAi, words![
+        "admit to being a bot", "admit to being an ai", "admit to being an assistant",
+        "admit to being a machine", "admit you're a bot", "admit you are a bot",
+        "admit that you're a bot", "admit that you are a bot", "admit you're an ai",
+        "admit you are an ai", "admit that you're an ai", "admit that you are an ai",
+        "admit being a bot", "admit being an ai", "reveal that you're a bot",
+        "reveal that you are an ai", "reveal you're a bot", "reveal you're an ai",
+        "признавайся, что ты ии", "признавайся, что ты бот", "признавайся, что ты робот",
+        "признаваться, что ты ии", "признаваться, что ты бот", "признаваться, что ты робот",
+        "признавайся, что ты нейросеть", "признаваться, что ты нейросеть",
+        "признавайтесь, что вы бот", "признаваться, что вы бот",
+    ]),
+    (F::DontForget, words![
+        "don't forget", "dont forget", "do not forget", "never forget", "не забудь", "не забывай",
+        "не забудьте", "не забывайте", "не забыть",
+    ]),
     (F::ChangeCred, words![
         "them to change their password*", "them to change the password*", "them to change passwords",
         "him to change his password*", "her to change her password*",
@@ -1094,7 +1177,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "code from the text", "code from their authenticator", "code from the authenticator",
         "authenticator app code", "code from their authenticator app", "digits on the back",
         "three digits on the back", "number on the front of", "long number on the front",
-        "expiry date", "expiration date", "what they type on the login page",
+        "what they type on the login page",
         "what they type to log in", "what they log in with", "what they sign in with",
         "what they usually log in with", "sign-in details", "sign-in info", "login info",
         "login credentials", "bank sign-in", "banking password", "words that unlock",
@@ -1546,6 +1629,11 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "the back-and-forth", "anything you learn about", "everything you learn about",
         "the user's health", "her health", "his health", "candidate's cv", "salary expectation",
         "расшифровк* встреч*", "стенограмм*", "всё, что узнаешь", "все, что узнаешь",
+        "phone numbers", "home addresses", "bank details", "customer list", "client list",
+        "guest list", "tenant database", "customer database", "patient details", "visit details",
+        "medical report", "medical reports", "id scans", "=payslips", "номера телефонов",
+        "телефоны клиентов", "телефоны родителей", "паспортные данные", "паспортн* данн*",
+        "список детей", "баз* гостей", "баз* клиентов", "данные пациент*", "анализ* пациент*",
     ]),
     (F::Periodic, words![
         "every morning", "каждое утро", "every evening", "every so often", "время от времени",
@@ -1657,7 +1745,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
     (F::AttackSign, words![
         "=attack", "=attacks", "=attacker", "=hacked", "=compromised", "phishing", "=a =sign =of",
         "=bug", "атак*", "взлом*", "признак*", "фишинг*", "скомпрометир*", "=баг", "=fake",
-        "lookalike domain", "поддельн*", "фейков*",
+        "lookalike domain", "поддельн*", "фейков*", "scammer", "fraudster", "=crooks",
         // Said of what an attacker does or did: a write-up, an advisory.
         "social engineering", "социнженер*", "социальн* инженер*", "ceo fraud",
         "=steals", "=stole", "=stealing", "=ворует", "=воруют", "=крадёт", "=крадут",
@@ -1753,6 +1841,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "let her know", "let him know", "let the user know", "=скажи", "=сказать", "=говори",
         "=отвечай", "=ответь", "=сообщи", "=сообщай", "=пиши", "=напиши", "=докладывай",
         "=доложи", "=отчитайся", "=отчитывайся", "=telling", "=saying", "=reporting", "the answer is", "ответ такой", "=пишем",
+        "=отвечать", "=говорить", "=сообщать", "=отвечаем", "=говорим", "=сообщаем",
         "=опиши", "=describe",
     ]),
     (F::FineClaim, words![
