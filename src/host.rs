@@ -74,9 +74,8 @@ pub async fn judge(classifier: &dyn Classifier, text: &str) -> Judgement {
             }
         }
         Ok(score) => Judgement::Skipped(format!(
-            "the host's classifier answered {}, not a score from 0 to 1; the scanner's \
-             rules alone judged this write",
-            crate::decimal::fixed(score, 4)
+            "the host's classifier answered {score}, not a score from 0 to 1; the scanner's \
+             rules alone judged this write"
         )),
         Err(e) => Judgement::Skipped(format!(
             "the host's classifier failed ({}); the scanner's rules alone judged this write",

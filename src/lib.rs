@@ -39,7 +39,6 @@ pub mod config;
 pub mod curate;
 #[cfg(feature = "sqlite")]
 pub mod db;
-mod decimal;
 pub mod error;
 pub mod graph;
 pub mod host;

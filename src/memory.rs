@@ -461,10 +461,9 @@ impl<S: Storage> Memory<S> {
                         ErrorKind::Blocked,
                         format!(
                             "Blocked: the host's prompt-injection classifier scored this content \
-                             {} (it blocks from {}). Memory entries are injected into \
+                             {score:.2} (it blocks from {:.1}). Memory entries are injected into \
                              the system prompt; nothing was saved.",
-                            crate::decimal::fixed(score, 2),
-                            crate::decimal::fixed(host::CLASSIFIER_THRESHOLD, 1)
+                            host::CLASSIFIER_THRESHOLD
                         ),
                     );
                     let rejected = Rejected {

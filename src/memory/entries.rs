@@ -566,12 +566,9 @@ impl<S: Storage> Memory<S> {
                     .collect::<Vec<_>>()
                     .join(" ");
                 format!(
-                    "- [{}] {one_line} (importance: {})",
+                    "- [{}] {one_line} (importance: {:.1})",
                     category_name(record.and_then(|r| r.category)),
-                    crate::decimal::fixed(
-                        record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance()),
-                        1
-                    )
+                    record.map_or(crate::meta::DEFAULT_IMPORTANCE, |r| r.importance())
                 )
             })
             .collect();
