@@ -778,6 +778,9 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
     let mut bounds: Vec<usize> = Vec::new();
     let mut buf = [0u8; 4];
     let (mut ellipsis, mut last_dot) = (false, false);
+    // Whether the last word was one capital letter: its full stop marks an
+    // initial ("candidate R. Vance"), not a sentence's end.
+    let mut initial = false;
     for tok in &toks {
         idx.clear();
         let kind = match tok {
@@ -817,13 +820,15 @@ pub(super) fn skeleton(raw: &str) -> Skeleton {
             for _ in 0..c.len_utf8() {
                 sk.origin.push(first.raw);
             }
-            sentence_end = is_sentence_end(c);
+            sentence_end = is_sentence_end(c) && !(c == '.' && initial && first.space == NONE);
+            initial = false;
             ellipsis = c == '…' || (c == '.' && first.space == NONE && last_dot);
             last_dot = c == '.';
             continue;
         }
         ellipsis = false;
         last_dot = false;
+        initial = idx.len() == 1 && first.upper && is_letter(first.c) && first.c != 'I';
         chars.clear();
         upper.clear();
         for &k in &idx {
