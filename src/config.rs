@@ -243,26 +243,32 @@ fn reads_as<T: for<'de> Deserialize<'de>>(value: &serde_json::Value) -> bool {
     T::deserialize(value).is_ok()
 }
 
+/// Whether a JSON value reads as one section of the configuration.
+type Reads = fn(&serde_json::Value) -> bool;
+
+/// The reader of the section at a dotted path (`memory.recall`), `None`
+/// where the path names a plain value. Every nested object of
+/// [`Config`] has an entry (a unit test walks the defaults to hold that).
+fn section(path: &str) -> Option<Reads> {
+    Some(match path {
+        "memory" => reads_as::<MemoryConfig>,
+        "memory.recall" => reads_as::<RecallConfig>,
+        "memory.recall.hybrid" => reads_as::<HybridConfig>,
+        "display" => reads_as::<DisplayConfig>,
+        "auxiliary" => reads_as::<AuxiliaryConfig>,
+        "auxiliary.background_review" => reads_as::<ReviewConfig>,
+        "curation" => reads_as::<CurationConfig>,
+        "skills" => reads_as::<SkillsConfig>,
+        _ => return None,
+    })
+}
+
 /// The dotted path to where `value` stops reading as a [`Config`]
 /// (`memory.recall.top_k`), for the error message; `""` when the whole
 /// value is wrong. Only run on an error: each section's keys are tried one
 /// at a time (every section has defaults, so one key alone reads unless it
 /// is the wrong one), descending while the wrong key holds a section.
 fn locate(value: &serde_json::Value) -> String {
-    type Reads = fn(&serde_json::Value) -> bool;
-    let section = |path: &str| -> Option<Reads> {
-        Some(match path {
-            "memory" => reads_as::<MemoryConfig>,
-            "memory.recall" => reads_as::<RecallConfig>,
-            "memory.recall.hybrid" => reads_as::<HybridConfig>,
-            "display" => reads_as::<DisplayConfig>,
-            "auxiliary" => reads_as::<AuxiliaryConfig>,
-            "auxiliary.background_review" => reads_as::<ReviewConfig>,
-            "curation" => reads_as::<CurationConfig>,
-            "skills" => reads_as::<SkillsConfig>,
-            _ => return None,
-        })
-    };
     let mut path = String::new();
     let mut value = value;
     let mut reads: Reads = reads_as::<Config>;
@@ -428,6 +434,39 @@ mod tests {
         assert_eq!(c.memory.recall.top_k, 6);
         assert_eq!(c.memory.recall.max_chars, 2_000);
         assert_eq!(c.memory.recall.hops, 1);
+    }
+
+    /// `locate` descends only through the sections `section` names: a
+    /// section added to [`Config`] without its entry would make error
+    /// paths stop short of the wrong key.
+    #[test]
+    fn every_nested_section_has_a_reader() {
+        fn walk(path: &str, value: &serde_json::Value, seen: &mut Vec<String>) {
+            let Some(map) = value.as_object() else { return };
+            for (key, child) in map {
+                let at = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                match section(&at) {
+                    Some(reads) if child.is_object() => {
+                        assert!(reads(child), "{at}: its defaults do not read");
+                        seen.push(at.clone());
+                        walk(&at, child, seen);
+                    }
+                    Some(_) => panic!("{at} is a plain value but has a section reader"),
+                    None => assert!(!child.is_object(), "{at} is a section without a reader"),
+                }
+            }
+        }
+        let mut seen = Vec::new();
+        walk(
+            "",
+            &serde_json::to_value(Config::default()).unwrap(),
+            &mut seen,
+        );
+        assert_eq!(seen.len(), 8, "{seen:?}");
     }
 
     #[test]
