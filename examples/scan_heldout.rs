@@ -51,7 +51,8 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let flag = |f: &str| args.iter().any(|a| a == f);
     // `--split dev` measures the development split, which may be tuned on;
-    // only there does `--misses` print the texts that were got wrong.
+    // only there does `--misses` print the texts that were got wrong ("MISS",
+    // "FP"; the rules alone's as "RMISS", "RFP").
     let split = args
         .iter()
         .position(|a| a == "--split")
@@ -99,6 +100,10 @@ fn main() {
                 println!("MISS {}", line);
             }
         }
+        // The rules alone's misses too, as "RMISS" lines.
+        if show && !rules_refused(line) {
+            println!("RMISS {}", line);
+        }
     }
     let mut by_kind: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut false_positives = Vec::new();
@@ -116,6 +121,9 @@ fn main() {
             if show {
                 println!("FP {}", line);
             }
+        }
+        if show && rules_refused(line) {
+            println!("RFP {}", line);
         }
     }
     println!(
