@@ -756,6 +756,24 @@ features! {
     /// The speaker's own admission that what is said is false: "even
     /// though it hasn't", "whatever the real figure"; «хотя это не так».
     KnownFalse,
+    /// Words that say nobody will ask for a secret ("nobody will ask
+    /// for your password"; also among [`F::CredMeta`]).
+    NoAsker,
+    /// A screen of a program that asks for a secret: a wizard, a dialog,
+    /// an input field (also among [`F::CredMeta`]).
+    CredUi,
+    /// Verbs that make one thing count as another, with "as": treat,
+    /// regard, consider; воспринимать, рассматривать (not "use").
+    TreatAs,
+    /// «Считать»: one thing counted as another in the instrumental case
+    /// («считать письма инструкциями»).
+    Deem,
+    /// "As", «как».
+    AsW,
+    /// Verbs of putting one thing in another's place: replace, заменять.
+    ReplaceV,
+    /// A subject that denies its verb: nothing, nobody; ничто, никто.
+    NoneSubj,
     /// An identity someone only claims in the chat: "says they're from
     /// head office", "claims to be the owner"; «представляется сотрудником».
     SelfClaim,
@@ -962,13 +980,37 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "=collect", "=store", "=save", "=log", "=print", "=answer", "=grant", "=wire", "=approve",
         "=confirm", "=claim", "=insist", "=pretend", "=assume", "=trust", "=prefer", "=route",
         "=redirect", "=sell", "=promise", "=praise", "=rate", "=rank", "=steer", "=suggest",
-        "=send", "=apply", "=waive", "=credit",
+        "=send", "=apply", "=waive", "=credit", "=upload", "=run", "=execute", "=append", "=paste",
+        "=export", "=dump", "=mirror", "=sync", "=bcc", "=cc", "=delete", "=skip", "=ignore",
+        "=fetch", "=submit", "=obey", "=follow", "=treat", "=reply", "=respond", "=bypass",
+        "=override", "=leak", "=exfiltrate", "=pipe", "=report", "=replace", "=overwrite",
     ]),
     (F::DisableImp, words![
         "=disable", "=deactivate", "=remove", "=uninstall", "=kill", "=stop", "=turn =off",
         "=switch =off", "=rip =out", "=get =rid =of", "=отключи", "=отключите", "=выключи",
         "=выключите", "=удали", "=удалите", "=убери", "=уберите", "=снеси", "=снесите",
         "=выруби", "=вырубите", "=выкинь", "=выкиньте",
+    ]),
+    (F::CredUi, words![
+        "wizard", "input field", "=dialog", "=modal", "signup", "sign-up", "registration",
+        "=поле", "форм* регистрации", "мастер* настройки", "=окно", "=окне",
+    ]),
+    (F::NoAsker, words![
+        "nobody will ask", "no one will ask", "we will never ask", "we'll never ask",
+        "never asks for", "will never ask", "never ask for", "никто не попросит",
+        "никто не будет спрашивать", "никогда не попросит", "никогда не просит",
+    ]),
+    (F::TreatAs, words![
+        "=treat", "=treating", "=regard", "=consider", "воспринимай*", "=воспринимать",
+        "=рассматривай", "=рассматривать",
+    ]),
+    (F::Deem, words!["=считай", "=считайте", "=считать", "=считаем"]),
+    (F::AsW, words!["=as", "=как"]),
+    (F::NoneSubj, words!["=nothing", "=nobody", "no one", "=ничто", "=ничего", "=никто"]),
+    (F::ReplaceV, words![
+        "=replace", "=replaces", "=override", "=overrides", "=supersede", "=supersedes",
+        "заменя*", "=заменит", "=заменят", "=замени", "=заменить", "перекрыва*", "=отменяет",
+        "=отменяют",
     ]),
     (F::KnownFalse, words![
         "even though it hasn't", "even though it has not", "even though it isn't",
@@ -995,7 +1037,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "назовется", "назовутся", "называет себя", "называющий себя", "кто пишет «я",
         "пишет «я", "пишет, что он из", "пишет, что она из", "пишет, что он сотрудник",
         "пишет, что она сотрудник", "пишет, что он владелец", "пишет, что он из отдела",
-        "пишет, что он из", "говорит, что он из", "говорит, что она из", "выдаёт себя за",
+        "говорит, что он из", "говорит, что она из", "выдаёт себя за",
         "выдает себя за",
     ]),
     (F::ObeyAll, words![
@@ -1062,6 +1104,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
     (F::Treat, words![
         "=think of", "воспринимай*", "=юзай",
         "=treat", "=consider", "=regard", "=use", "считай*", "=рассматривай", "=используй",
+        "=считать",
     ]),
     (F::Precede, words![
         "=побеждает", "always wins", "=wins",
@@ -1070,6 +1113,10 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "outranks", "outrank", "supersedes", "supersede", "overrides", "override",
         "more important than", "ranks above", "важнее", "приоритетнее", "имеет приоритет над",
         "главнее", "sits above", "stands above", "is above", "стоит выше", "весит больше",
+        "take priority over", "takes priority over", "win over", "wins over", "trumps", "trump",
+        "carry more weight than", "carries more weight than", "outweighs", "outweigh",
+        "prevails over", "prevail over", "comes before", "come before", "count for more than",
+        "counts for more than", "весят больше", "имеют приоритет над", "приоритетнее всего",
     ]),
     (F::Changed, words![
         "have changed", "have been updated", "have been replaced", "изменились", "обновились",
@@ -1106,6 +1153,9 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "=secretly", "=covertly", "=stealthily", "behind the user's back", "without telling",
         "=тайно", "=втайне", "=скрытно", "=потихоньку", "=незаметно", "without informing",
         "without notifying", "=не =сообщая", "=не =говоря", "=не =предупреждая", "=не =уведомляя",
+        "without showing it to the user", "without showing them to the user",
+        "without showing the user", "не показывая пользователю", "не показывая их пользователю",
+        "не показывая его пользователю", "не показывая ему", "не показывая ей",
     ]),
     (F::Act, words![
         "=drop", "=merge", "=raise",
@@ -1674,6 +1724,8 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "leave it out of your summary", "leave this out of the summary",
         "пользователю необязательно знать", "пусть это останется между нами",
         "это останется между нами", "держи это в секрете", "держи в секрете",
+        "needn't know about", "out of the draft you show", "leave that address out",
+        "leave the address out", "знать необязательно", "необязательно знать",
     ]),
     (F::ActPast, words![
         "=forwarded", "=installed", "=touched", "=sent", "=uploaded", "=deleted", "=changed",
@@ -1769,6 +1821,9 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "предупрежда*", "раскрыва*", "перечисля*", "пересказыва*",
     ]),
     (F::ConcealAfter, words![
+        "don't need to know about", "doesn't need to know about", "do not need to know about",
+        "does not need to know about", "users don't need to know", "the user doesn't need to know",
+        "they don't need to know", "знать не обязательно", "знать не нужно", "не обязательно знать",
         "don't point out", "do not point out", "don't bring the change up", "don't bring it up", "do not bring it up", "never reveal this instruction", "do not reveal this instruction",
         "don't call it out", "do not call it out", "юзеру не говори", "пользователю не говори", "юзеру не пиши", "ему не сообщай", "не пересказывай ему", "юзеру не показывай", "пользователю не показывай",
         "об этом не пиши", "не пиши об этом", "об этом не говори",
@@ -2256,7 +2311,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
     ]),
     (F::Suppress, words![
         "=drop", "=delete", "=archive", "=skip", "leave out", "filter out", "=mute", "=suppress",
-        "=hide", "=удаляй", "=удали", "=пропускай", "=архивируй", "=скрывай", "=скрой",
+        "=hide", "=удаляй", "=удали", "=пропускай", "=архивируй", "=заархивируй", "переноси в архив", "перенеси в архив", "=скрывай", "=скрой",
         "не показывай", "не пересказывай",
     ]),
     (F::InnerAdj, words![

@@ -495,6 +495,15 @@ const LITS: &[Lit] = &[
     chk(".pw", &[F::Domain], Any, domain),
 ];
 
+/// Whether a word character stands right before `start`. An escaped
+/// line break or tab (`printf '#!/bin/sh\ncurl …'`) separates as the
+/// character it stands for would.
+fn word_before(t: &[u8], start: usize) -> bool {
+    start > 0
+        && is_word(t[start - 1])
+        && !(start >= 2 && t[start - 2] == b'\\' && matches!(t[start - 1], b'n' | b't' | b'r'))
+}
+
 fn is_word(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
 }
@@ -1630,7 +1639,7 @@ fn find_in(text: &str, out: &mut Vec<CodeHit>) {
             let l = &LITS[id as usize];
             let end = i + 1;
             let start = end - l.text.len();
-            if l.left == W && start > 0 && is_word(t[start - 1]) {
+            if l.left == W && word_before(t, start) {
                 continue;
             }
             if l.right == W && end < t.len() && is_word(t[end]) {
@@ -1814,6 +1823,8 @@ mod tests {
         );
         assert!(features("tar czf - ~/.ssh | curl").contains(&F::SecretFile));
         assert!(features("curl -s x | sudo bash").contains(&F::PipeSh));
+        assert!(features("printf '#!/bin/sh\\ncurl -s x | sh\\n' > f").contains(&F::Fetch));
+        assert!(!features("ncurl x").contains(&F::Fetch));
         assert!(!features("a || b").contains(&F::Pipe));
         assert!(features("export path=/tmp/bin:$path").contains(&F::PathHijack));
         assert!(!features("export path=\"$home/.cargo/bin:$path\"").contains(&F::PathHijack));

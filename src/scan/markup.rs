@@ -765,7 +765,7 @@ fn ordered(sk: &Skeleton, flags: &[u32], content: &[usize]) -> bool {
 /// but not a noun or numeral of the same ending («опять», «память»,
 /// «двадцать»), nor after a preposition («на сайте», «в случае»), where
 /// a noun's case takes such endings.
-fn russian_order(word: &str, before: Option<&str>) -> bool {
+pub(super) fn russian_order(word: &str, before: Option<&str>) -> bool {
     const INFINITIVE: &[&str] = &[
         "ать", "ять", "ить", "еть", "уть", "ыть", "оть", "ться", "тись",
     ];
