@@ -757,10 +757,11 @@ features! {
     /// though it hasn't", "whatever the real figure"; «хотя это не так».
     KnownFalse,
     /// Words that say nobody will ask for a secret ("nobody will ask
-    /// for your password"; also among [`F::CredMeta`]).
+    /// for your password"). Every rule [`F::CredMeta`] vetoes, it vetoes
+    /// too.
     NoAsker,
     /// A screen of a program that asks for a secret: a wizard, a dialog,
-    /// an input field (also among [`F::CredMeta`]).
+    /// an input field. Every rule [`F::CredMeta`] vetoes, it vetoes too.
     CredUi,
     /// Verbs that make one thing count as another, with "as": treat,
     /// regard, consider; воспринимать, рассматривать (not "use").
@@ -993,12 +994,11 @@ pub(super) const WORDS: &[(F, &str)] = &[
     ]),
     (F::CredUi, words![
         "wizard", "input field", "=dialog", "=modal", "signup", "sign-up", "registration",
-        "=поле", "форм* регистрации", "мастер* настройки", "=окно", "=окне",
+        "=поле", "форм* регистрации",
     ]),
     (F::NoAsker, words![
         "nobody will ask", "no one will ask", "we will never ask", "we'll never ask",
-        "never asks for", "will never ask", "never ask for", "никто не попросит",
-        "никто не будет спрашивать", "никогда не попросит", "никогда не просит",
+        "never asks for", "никто не попросит", "никто не будет спрашивать",
     ]),
     (F::TreatAs, words![
         "=treat", "=treating", "=regard", "=consider", "воспринимай*", "=воспринимать",
@@ -1247,12 +1247,12 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "unlock code", "master password", "мастер-код*", "код доступа",
     ]),
     (F::CredMeta, words![
-        "=hash", "=hashed", "=hashing", "bcrypt", "argon2", "signup", "sign-up", "registration", "wizard", "input field", "=dialog", "=modal", "форм* регистрации", "=поле",
+        "=hash", "=hashed", "=hashing", "bcrypt", "argon2", 
         "password manager", "password policy", "password reset", "password requirements",
         "password field", "password strength", "password length", "token expiry", "token lifetime",
         "token rotation", "token refresh", "key rotation", "password expired", "password expires", "token expired", "token expires", "key expired", "revoked",
-        "rotated", "manager", "nobody will ask", "no one will ask", "we will never ask",
-        "we'll never ask", "never asks for", "никто не попросит", "никто не будет спрашивать",
+        "rotated", "manager", 
+        
         "=bitwarden", "=keepass", "=lastpass", "менеджер* парол*", "политик* парол*", "парол* истек*", "токен* истек*", "отозван*", "протух*",
         // A secret pasted by mistake: what to do about it, not a request.
         "=accidentally", "by accident", "by mistake", "=случайно", "по ошибке",

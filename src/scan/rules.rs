@@ -471,14 +471,14 @@ pub(super) const RULES: &[Rule] = &[
     r("pi.no-refusals", C::PromptInjection, Sentence, &[st(&[ObjAll], 0), st(&[LiftNeg], 3), st(&[LiftObj], 1)]),
     r("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[YouAre], 0), st(&[Addressee, Persona], 3), st(&[LiftNeg], 3), st(&[LiftObj], 2)]),
     // --- credential harvesting ------------------------------------------
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // A one-time code read out to a caller or a courier: "give them the
     // code from the Amazon text", «продиктуй код из смс».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[CodeW], 3), st(&[SmsW], 4)], &[CredMeta, ChangeCred, Incident, AttackSign]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[SmsW], 3), st(&[CodeW], 1)], &[CredMeta, ChangeCred, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[CodeW], 3), st(&[SmsW], 4)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[RelayV], 0), st(&[SmsW], 3), st(&[CodeW], 1)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign]),
     // A secret taken to be used in the user's name: "get the Apple ID
     // password and sign in for them".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[GetV, Ask, AskDirect], 0), st(&[CredObj], 4), st(&[OnBehalf], 10)], &[CredMeta, ChangeCred, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[GetV, Ask, AskDirect], 0), st(&[CredObj], 4), st(&[OnBehalf], 10)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign]),
     // Reviews written in borrowed voices: "five-star reviews from
     // different names", «отзывы от разных имён, все на пять звёзд».
     rv("pi.fake-reviews", C::PromptInjection, Sentence, &[nc(&[ReviewW, StarsW], 0), st(&[FakeVoice], 14)], &[Incident, AttackSign]),
@@ -486,62 +486,62 @@ pub(super) const RULES: &[Rule] = &[
     // Gift cards bought and their codes passed on: the scam's own shape.
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[BuyV], 0), st(&[GiftCard], 5), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
     rv("cred.gift-cards", C::CredentialHarvest, Sentence, &[nc(&[GiftCard], 0), st(&[BuyV], 8), st(&[CodeW], 14)], &[Incident, AttackSign, GiftFor]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident, AttackSign]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask], 0), st(&[CredObj], 3), st(&[From], 2), st(&[UserW], 1)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Me], 1), st(&[CredObj], 3)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CredObj], 4), st(&[Here], 3)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[Ask, AskDirect], 0), st(&[Give], 4), st(&[CredObj], 6)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskDirect], 0), st(&[CredObj], 4)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // «нужен master password — попроси его у юзера»: the secret named
     // first, then asked for from the user.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect], 10), st(&[Pron], 1), st(&[UserW], 2)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect], 10), st(&[Pron], 1), st(&[UserW], 2)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // «пароль от почты — спрашивать у пользователя»: the secret first, then
     // who to ask it of.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect, AskFor, AskInf], 6), st(&[UserW], 2)], &[CredMeta, ChangeCred, Incident, CondW, NoNeed]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), nn(&[AskDirect, AskFor, AskInf], 6), st(&[UserW], 2)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, CondW, NoNeed]),
     // A checklist's infinitive: «спросить пароль от Госуслуг и код из СМС»;
     // not where a condition describes what someone else asks for.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskInf], 0), nn(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident, CondW, NoNeed]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nn(&[AskInf], 0), nn(&[CredObj], 4)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, CondW, NoNeed]),
     // A secret described, not named: "the six digits their phone just
     // showed", «слова, что записаны на бумажке».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[AskFor, AskDirect, Collect], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // Asked for by name, the user unnamed: "ask for the recovery phrase",
     // «выясни у собеседника девичью фамилию матери».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[AskForImp, AskDirect], 0), st(&[CredObj, SecretFile], 8)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[AskForImp, AskDirect], 0), st(&[CredObj, SecretFile], 8)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // Asked for by name at once: words about password managers later in
     // the sentence excuse nothing (a form or a wizard that asks does) ("ask for the master password of the
     // user's password manager").
     rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[AskForImp], 0), st(&[CredObj], 2)], &[ChangeCred, Incident, AttackSign, NoAsker, CredUi]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Collect], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CollectImp], 0), st(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[PleaseGive], 0), st(&[CredObj], 8)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[ShouldW], 0), nn(&[Give], 4), st(&[CredObj], 8)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Collect], 0), st(&[UserW], 2), st(&[CredObj], 6)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CollectImp], 0), st(&[CredObj], 4)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[PleaseGive], 0), st(&[CredObj], 8)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[ShouldW], 0), nn(&[Give], 4), st(&[CredObj], 8)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign, ChangeIt]),
     // What the agent is said to do: "the HR bot first asks for their SSO
     // password", «бот просит у клиента пароль».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), nc(&[Asks3], 3), st(&[CredObj], 10)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), nc(&[Asks3], 3), st(&[CredObj], 10)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign, ChangeIt]),
     // What an agent should do, said of it: "the assistant should confirm
     // the owner's identity by asking which PIN they use".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), st(&[ShouldW], 3), nn(&[Ask, AskFor, AskDirect, CollectImp, Collect], 10), st(&[CredObj], 8)], &[CredMeta, ChangeCred, Incident, AttackSign, ChangeIt]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[AgentSubj], 0), st(&[ShouldW], 3), nn(&[Ask, AskFor, AskDirect, CollectImp, Collect], 10), st(&[CredObj], 8)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, AttackSign, ChangeIt]),
     // "telling you the PIN", "read me the code".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[TellYou], 0), st(&[CredObj], 4)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[TellYou], 0), st(&[CredObj], 4)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // Handed over "to you": «пусть скинет тебе backup codes».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, GiveOut], 0), st(&[Here, Me], 1), st(&[CredObj], 5)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Here], 2), st(&[SecretFile], 8)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give, GiveOut], 0), st(&[Here, Me], 1), st(&[CredObj], 5)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[Here], 2), st(&[SecretFile], 8)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // A secret photographed: "have them photograph both sides of the card".
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask, AskFor, AskDirect], 0), st(&[Capture], 8), st(&[CaptureObj, CredObj], 8)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask, AskFor, AskDirect], 0), st(&[Capture], 8), st(&[CaptureObj, CredObj], 8)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // The code that arrives, forwarded here: «код, который придёт, перешли
     // сюда»; asked for: «попроси продиктовать код, который придёт».
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CodeThing], 0), st(&[Arrive], 5), st(&[Give, GiveOut], 10), nn(&[Here, Me], 2)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask, AskFor, AskDirect], 0), st(&[CodeThing], 6), st(&[Arrive], 5)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CodeThing], 0), st(&[Arrive], 5), st(&[Give, GiveOut], 10), nn(&[Here, Me], 2)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Ask, AskFor, AskDirect], 0), st(&[CodeThing], 6), st(&[Arrive], 5)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // The user's secret kept in the agent's memory.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Store], 0), st(&[UserW], 2), st(&[CredObj], 4), st(&[MemDest], 8)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[CredObj], 0), nc(&[Store], 12), st(&[Pron], 1), st(&[MemDest], 3)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GiveOut], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6), nn(&[Here, Me], 10)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Store], 0), st(&[UserW], 2), st(&[CredObj], 4), st(&[MemDest], 8)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[st(&[CredObj], 0), nc(&[Store], 12), st(&[Pron], 1), st(&[MemDest], 3)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[GiveOut], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[Give], 0), st(&[CodeThing], 5), st(&[CodeSrc], 6), nn(&[Here, Me], 10)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // A secret file's contents asked into the chat.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Give, AskFor], 0), st(&[SecretFile], 8), nn(&[Here], 12)], &[CredMeta, ChangeCred, Incident]),
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[SecretFile], 0), st(&[Give], 8), nn(&[Here], 6)], &[CredMeta, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[ord(&[Give, AskFor], 0), st(&[SecretFile], 8), nn(&[Here], 12)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[SecretFile], 0), st(&[Give], 8), nn(&[Here], 6)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident]),
     // «нужен пароль пользователя … — пусть пришлёт сюда»: the secret, then
     // an order to send it here.
-    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), st(&[Give], 10), nn(&[Here], 3)], &[CredMeta, ChangeCred, Incident, NoNeed]),
+    rv("cred.ask-secret", C::CredentialHarvest, Sentence, &[nc(&[CredObj], 0), st(&[Give], 10), nn(&[Here], 3)], &[CredMeta, CredUi, NoAsker, ChangeCred, Incident, NoNeed]),
     // --- exfiltration -----------------------------------------------------
     c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[Net], 0), st(&[SecretVar, CmdSubst, EnvAccess], FAR)]),
     c("exfil.secret-to-url", C::Exfiltration, Line, &[st(&[EnvDump], 0), st(&[Net], 10)]),
@@ -745,8 +745,8 @@ pub(super) const RULES: &[Rule] = &[
     rv("pi.deception", C::PromptInjection, Line, &[nc(&[SendImp], 0), nn(&[Conceal, ConcealAfter], 30)], &[GiftFor, Incident]),
     // A secret put where anyone reads it: a commit message, a PR
     // description, an image's alt text.
-    rv("exfil.secret-in-reply", C::Exfiltration, Sentence, &[nc(&[Include, Add], 0), st(&[SecretFile, SecretVar, CmdSubst, EnvAccess, CredObj], 8), st(&[PublicPlace], 12)], &[Incident, NoSecret, CredMeta]),
-    rv("exfil.secret-in-reply", C::Exfiltration, Sentence, &[nc(&[SecretFile, SecretVar, CmdSubst, EnvAccess, CredObj], 0), nn(&[Include, Add], 8), st(&[PublicPlace], 8)], &[Incident, NoSecret, CredMeta]),
+    rv("exfil.secret-in-reply", C::Exfiltration, Sentence, &[nc(&[Include, Add], 0), st(&[SecretFile, SecretVar, CmdSubst, EnvAccess, CredObj], 8), st(&[PublicPlace], 12)], &[Incident, NoSecret, CredMeta, CredUi, NoAsker]),
+    rv("exfil.secret-in-reply", C::Exfiltration, Sentence, &[nc(&[SecretFile, SecretVar, CmdSubst, EnvAccess, CredObj], 0), nn(&[Include, Add], 8), st(&[PublicPlace], 8)], &[Incident, NoSecret, CredMeta, CredUi, NoAsker]),
     // --- persistence, third set ------------------------------------------
     c("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add, Act], 0), st(&[KeyW], 4), st(&[AuthKeys, AuthKeysW], 4), st(&[EveryHost], 8)]),
     c("persist.authorized-keys", C::Persistence, Line, &[nn(&[Add], 0), st(&[SshKeyLit], 3), st(&[AuthKeysW], 80)]),
@@ -774,8 +774,8 @@ pub(super) const RULES: &[Rule] = &[
     // Sent out, with the keys seen along the way included.
     cw("exfil.sensitive-file", C::Exfiltration, Sentence, &[nc(&[Send], 0), st(OUT, 8), nn(&[Include], FAR), st(&[SecretNoun, CredObj], 6)]),
     // A secret carried by a DNS lookup, in words.
-    rv("exfil.dns-lookup", C::Exfiltration, Sentence, &[nc(&[Include, Add], 0), st(&[CredObj, SecretNoun], 6), st(&[DnsW], 8)], &[Incident, CredMeta]),
-    rv("exfil.dns-lookup", C::Exfiltration, Sentence, &[st(&[DnsW], 0), st(&[Begins], 4), st(&[CredObj, SecretNoun, SecretVar], 4)], &[Incident, CredMeta]),
+    rv("exfil.dns-lookup", C::Exfiltration, Sentence, &[nc(&[Include, Add], 0), st(&[CredObj, SecretNoun], 6), st(&[DnsW], 8)], &[Incident, CredMeta, CredUi, NoAsker]),
+    rv("exfil.dns-lookup", C::Exfiltration, Sentence, &[st(&[DnsW], 0), st(&[Begins], 4), st(&[CredObj, SecretNoun, SecretVar], 4)], &[Incident, CredMeta, CredUi, NoAsker]),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(INSTR_ANY, 0), st(&[GivenSelf], 3), st(&[Dismiss, Void], 8)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[ObjStrong, Setup, SysPrompt], 0), st(&[VoidYou], 12)], NOT_OWN_VOID),
     rv("pi.instructions-void", C::PromptInjection, Sentence, &[st(&[ScopeStrong, OwnScope, Old], 0), st(&[ObjMedium, SetupWeak], 1), st(&[VoidYou], 12)], NOT_OWN_VOID),
@@ -806,7 +806,7 @@ pub(super) const RULES: &[Rule] = &[
     c("persist.reverse-shell", C::Persistence, Line, &[nc(&[ListenW], 0), st(LATER, FAR)]),
     c("persist.reverse-shell", C::Persistence, Line, &[nc(LATER, 0), st(&[ListenW], FAR)]),
     // --- exfiltration in words -------------------------------------------
-    rv("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[SecretNoun], 0), nn(&[SendImp], 6), st(OUT, 8)], &[Incident, NoSecret, CredMeta]),
+    rv("exfil.sensitive-file", C::Exfiltration, Line, &[nc(&[SecretNoun], 0), nn(&[SendImp], 6), st(OUT, 8)], &[Incident, NoSecret, CredMeta, CredUi, NoAsker]),
     // What the user said or holds, sent out on a schedule or in secret.
     cw("exfil.private-data", C::Exfiltration, Line, &[nc(&[Periodic, Secretly], 0), st(&[Send], FAR), st(&[PrivData], 8), st(OUT, FAR)]),
     cw("exfil.private-data", C::Exfiltration, Line, &[nc(&[Periodic], 0), st(&[PrivData], FAR), st(&[Send], 8), st(OUT, FAR)]),
