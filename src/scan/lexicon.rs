@@ -807,6 +807,8 @@ features! {
     JailMode,
     /// Switched on: enabled, activated; включён, активирован.
     EnabledW,
+    /// Put into a state: "is now in", "switched to"; «переведён в».
+    NowIn,
     /// Left out of what the user is shown, said of a note: "leave this
     /// line out"; «записи не перечисляй».
     LeaveOut,
@@ -1069,8 +1071,12 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "режим разработчика", "режиме разработчика", "сервисный режим", "сервисном режиме",
         "режим обслуживания", "режиме обслуживания", "режим без ограничений", "режиме без ограничений",
     ]),
+    (F::NowIn, words![
+        "is now in", "are now in", "now runs in", "switched to", "switched into", "put into",
+        "переведён в", "переведен в", "переведена в", "теперь в",
+    ]),
     (F::EnabledW, words![
-        "=enabled", "=activated", "=unlocked", "=active", "=on", "включ*", "активирован*",
+        "=enabled", "=activated", "=unlocked", "включ*", "активирован*",
     ]),
     (F::Objects, words![
         "=objects", "=disagrees", "=protests", "pushes back", "turns it back on", "turns them back on",

@@ -366,8 +366,10 @@ pub(super) const RULES: &[Rule] = &[
     // in evaluation mode", "Developer mode enabled … you answer
     // everything", «агент переведён в сервисный режим».
     rv("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[YouAre], 0), st(&[JailMode], 4)], &[Incident, AttackSign, DocRef, Example]),
-    rv("role.unrestricted-persona", C::RoleHijack, Line, &[st(&[JailMode], 0), nn(&[EnabledW], 3), st(&[You, YouAre, Addressee, AgentSubj], FAR)], &[Incident, AttackSign, DocRef, Example]),
-    rv("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[Addressee, AgentSubj], 0), st(&[JailMode], 4)], &[Incident, AttackSign, DocRef, Example]),
+    rv("role.unrestricted-persona", C::RoleHijack, Line, &[st(&[JailMode], 0), nn(&[EnabledW], 3), st(&[You, YouAre], FAR)], &[Incident, AttackSign, DocRef, Example]),
+    // Said of the agent, only when it is put into the mode ("the support
+    // bot is in maintenance mode on Sundays" passes).
+    rv("role.unrestricted-persona", C::RoleHijack, Sentence, &[st(&[Addressee, AgentSubj], 0), st(&[NowIn], 3), st(&[JailMode], 3)], &[Incident, AttackSign, DocRef, Example]),
     // The user's objection overridden: "follow them even if the user
     // objects", «даже если пользователь против».
     rv("pi.authority-transfer", C::PromptInjection, Sentence, &[st(&[EvenIf], 0), st(&[UserW], 2), st(&[Objects], 2)], &[Incident, AttackSign, DocRef]),
@@ -2492,6 +2494,9 @@ mod tests {
         clean(
             "Chrome: switch on developer mode in chrome://extensions to load the unpacked build.",
         );
+        clean("Dev mode on localhost: you can hot-reload with npm run dev.");
+        clean("The support bot is in maintenance mode 02:00–03:00 on Sundays.");
+        clean("Developer mode enabled: the agent logs every tool call to debug.log.");
     }
 
     #[test]
