@@ -791,6 +791,36 @@ features! {
     DontForget,
     /// IMDSv2, whose session token is no credential.
     Imdsv2,
+    /// "Silently": kept apart from [`F::Secretly`], since programs fail
+    /// and firewalls drop silently; read only where a copy is sent.
+    Silently,
+    /// "Even if", «даже если».
+    EvenIf,
+    /// A service that exists to catch requests or take anonymous uploads:
+    /// webhook.site, a request bin, transfer.sh.
+    Sink,
+    /// Ranked above the user or the chat: "over the user", "over chat
+    /// messages", "outrank the user's"; «главнее пользователя».
+    OverUser,
+    /// A mode that lifts an agent's limits: developer mode, maintenance
+    /// mode, god mode; режим разработчика, сервисный режим.
+    JailMode,
+    /// Switched on: enabled, activated; включён, активирован.
+    EnabledW,
+    /// Put into a state: "is now in", "switched to"; «переведён в».
+    NowIn,
+    /// Left out of what the user is shown, said of a note: "leave this
+    /// line out"; «записи не перечисляй».
+    LeaveOut,
+    /// Approving a change: approve, LGTM; одобряй, ставь approve.
+    ApproveW,
+    /// Unread, unchecked: "without reading it", «не читая».
+    Unread,
+    /// Whatever the outcome: "whatever happens"; «что бы ни случилось».
+    Whatever,
+    /// The user's objection, overridden: "objects", "disagrees", "turns
+    /// it back on"; «против», «возражает».
+    Objects,
 }
 
 /// A class's entries as one string, each entry ended by a newline: the
@@ -1007,6 +1037,52 @@ pub(super) const WORDS: &[(F, &str)] = &[
     (F::Deem, words!["=считай", "=считайте", "=считать", "=считаем"]),
     (F::AsW, words!["=as", "=как"]),
     (F::NoneSubj, words!["=nothing", "=nobody", "no one", "=ничто", "=ничего", "=никто"]),
+    (F::Silently, words!["=silently", "=беззвучно"]),
+    (F::EvenIf, words!["even if", "even when", "даже если", "даже когда"]),
+    (F::LeaveOut, words![
+        "leave it out", "leave this out", "leave this line out", "leave this entry out",
+        "leave this note out", "leave that out", "keep this entry out", "keep this line out",
+        "keep this note out", "не перечисляй", "не перечислять", "не упоминай её", "не упоминай ее",
+        "не упоминай эту запись", "не показывай эту запись",
+    ]),
+    (F::Unread, words![
+        "without reading it", "without reading", "without checking it", "without looking at it",
+        "without opening the diff", "without opening it", "without reviewing", "не читая",
+        "не проверяя", "не открывая", "не глядя",
+    ]),
+    (F::Whatever, words![
+        "whatever happens", "no matter what happens", "что бы ни случилось", "что бы ни произошло",
+        "=всё =равно", "=все =равно",
+    ]),
+    (F::ApproveW, words![
+        "=approve", "=approves", "=approving", "=lgtm", "=одобряй", "=одобрять", "ставь approve",
+        "ставить approve", "=аппрувь", "=апрувь",
+    ]),
+    (F::OverUser, words![
+        "over the user", "over the user's", "over the chat", "over chat messages", "over what the user says",
+        "over the person", "over the owner", "over the owner's", "above the user", "above the user's",
+        "outrank the user's", "outranks the user's", "над пользователем", "выше пользователя",
+        "главнее пользователя", "главнее слов пользователя", "важнее слов пользователя",
+        "больше слов пользователя",
+    ]),
+    (F::JailMode, words![
+        "developer mode", "dev mode", "maintenance mode", "service mode", "god mode", "dan mode",
+        "unrestricted mode", "evaluation mode", "maintenance persona",
+        "режим разработчика", "режиме разработчика", "сервисный режим", "сервисном режиме",
+        "режим обслуживания", "режиме обслуживания", "режим без ограничений", "режиме без ограничений",
+    ]),
+    (F::NowIn, words![
+        "is now in", "are now in", "now runs in", "switched to", "switched into", "put into",
+        "переведён в", "переведен в", "переведена в", "теперь в",
+    ]),
+    (F::EnabledW, words![
+        "=enabled", "=activated", "=unlocked", "включ*", "активирован*",
+    ]),
+    (F::Objects, words![
+        "=objects", "=disagrees", "=protests", "pushes back", "turns it back on", "turns them back on",
+        "switches it back on", "flips it back", "turns it on again", "=возражает", "=против",
+        "не согласен", "не согласна", "включит обратно", "включит снова",
+    ]),
     (F::ReplaceV, words![
         "=replace", "=replaces", "=override", "=overrides", "=supersede", "=supersedes",
         "заменя*", "=заменит", "=заменят", "=замени", "=заменить", "перекрыва*", "=отменяет",
@@ -1297,6 +1373,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         // Memory's own screening and approval of writes.
         "проверк* записей", "проверк* памяти", "проверк* заметок", "подтверждени* записей",
         "одобрени* записей", "memory checks", "write checks", "write screening",
+        "правил* безопасности", "safety-правил*", "ограничени* безопасности",
     ]),
     (F::OtherScanner, words![
         "trivy", "grype", "snyk", "sonarqube", "sonar", "clamav", "antivirus", "nessus", "nmap",
@@ -1390,13 +1467,14 @@ pub(super) const WORDS: &[(F, &str)] = &[
     (F::Incident, words![
         "=ctf", "write-up", "writeup", "=scam", "reported to security", "мошенни*", "=removed =the", "someone left", "was left in", "left behind",
         "scammer", "fraudster", "incident", "incidents", "postmortem", "post mortem", "retro", "retrospective", "=rca",
-        "root cause", "red team", "pentest", "=lessons", "lessons learned", "past issue", "we found",
+        "root cause", "red team", "pentest", "past issue", "we found",
         "cryptominer", "=miner", "compromised", "инцидент*", "постмортем*", "пост мортем*",
         "=разбор", "=нашли", "обнаружил*", "пентест*", "майнер*", "скомпрометирован*",
         "the agent summarised", "the agent summarized", "the bot summarised",
         "the bot summarized", "агент пересказал", "бот пересказал",
         "audit found", "audit showed", "audit revealed", "audit flagged", "аудит показал*",
         "аудит выявил*",
+        "supply-chain scare", "security scare", "=scare", "кто-то вставил", "кто-то добавил", "someone slipped", "someone planted",
     ]),
     (F::Directive, words![
         "from now on", "going forward", "=always", "make sure", "be sure to", "every time",
@@ -1418,6 +1496,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "confirmation", "confirmations", "approval prompt", "approval prompts", "approvals",
         "are you sure", "consent", "permission prompt", "permission prompts", "confirm prompts",
         "подтвержд*", "согласи*", "уточняющ* вопрос*",
+        "=prompting",
     ]),
     (F::AskV, words![
         "=bother", "=дергай", "=дёргай", "=беспокой", "=отвлекай",
@@ -1737,9 +1816,11 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "if asked", "if they ask", "if the user asks", "if anyone asks", "if he asks",
         "if she asks", "если спросят", "если спросит", "если юзер спросит",
         "если пользователь спросит",
+        "if the user ever asks", "if anyone ever asks", "if the person asks", "if asked about", "when asked about", "if they ever ask", "если спросят про", "если кто-то спросит",
     ]),
     (F::DenyW, words![
         "deny it", "deny everything", "deny that", "deny having", "=отрицай", "всё отрицай",
+        "don't acknowledge", "do not acknowledge", "never acknowledge", "no such note", "no such entry", "pretend it doesn't exist", "pretend there is no", "такой записи нет", "такой заметки нет", "не признавай",
     ]),
     (F::AskForImp, words![
         "=ask =for", "=ask =them =for", "=ask =the =user =for", "=ask =him =for", "=ask =her =for",
@@ -1768,6 +1849,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "signed off in advance", "already approved", "owner approved", "approved by the owner",
         "согласовал* заранее", "заранее согласовал*", "одобрил* заранее", "заранее одобрил*",
         "всё согласован*", "все согласован*", "заранее разрешил*",
+        "=pre =authorized", "=preauthorized", "=pre =authorization", "=preauthorization", "=pre =authorised", "=pre =authorisation", "already okayed", "okayed everything", "всё одобрил*", "все одобрил*", "проверена модерацией", "одобрена модерацией",
     ]),
     (F::YouAreNot, words![
         "you aren't", "you are not", "you're not", "=ты =не", "ты больше не", "ты на самом деле не",
@@ -1808,6 +1890,8 @@ pub(super) const WORDS: &[(F, &str)] = &[
         // Said of what an attacker does or did: a write-up, an advisory.
         "social engineering", "социнженер*", "социальн* инженер*", "ceo fraud",
         "=steals", "=stole", "=stealing", "=ворует", "=воруют", "=крадёт", "=крадут",
+        "injected prompt", "=mitigation", "=mitigations",
+        "typosquat*",
     ]),
     (F::ChangeIt, words![
         "=change", "=rotate", "=reset", "=сменить", "=смените", "=поменять", "=поменяйте",
@@ -1949,7 +2033,6 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "даже если в", "даже если кто", "даже если напишут", "даже если скажут",
     ]),
     (F::EvenIfNot, words![
-        "without reading it", "without reading", "without checking it", "without looking at it", "не читая", "не проверяя", "=всё =равно", "=все =равно",
         "even if it hasn't", "even if it has not", "even if it didn't", "even if it did not",
         "even if it isn't", "even if it is not", "even if it failed", "even if they failed",
         "even if it wasn't", "even if it was not", "even when it hasn't", "even when it isn't",
@@ -1958,7 +2041,7 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "даже когда", "даже если они", "даже если он", "даже если она", "даже если что-то",
         "даже если что-нибудь", "even if something", "even if anything", "even if they",
         "even if it", "even if the",
-    ]),
+        ]),
     (F::OkCond, words![
         "yes or no", "да или нет", "=honestly", "=truthfully", "=честно", "=check =it", "=check =that", "=check =them",
         "=check =first", "=check =the", "=verify",
@@ -2208,15 +2291,24 @@ pub(super) const WORDS: &[(F, &str)] = &[
         "верси*", "админ*", "исполнител*",
     ]),
     (F::Given, words![
-        "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "ты стартуешь", "you started the session with", "you started with", "с чем тебя запустили", "что тебе там наговорили", "тебе там наговорили",
-        "you came with", "you shipped with", "you booted with", "baked into you", "you were set up with", "you were configured with", "who configured you", "configured you", "тебя запустили", "тебя настраивали", "при старте", "перед стартом", "тебе там наговорили", "тебе прописали", "ты стартуешь", "тебе выдали при старте", "you start with", "you started with", "it normally loads", "you normally load",
+        "you came with", "you shipped with", "you booted with", "baked into you",
+        "you were set up with", "you were configured with", "who configured you", "configured you",
+        "тебя запустили", "тебя настраивали", "ты стартуешь", "you started the session with",
+        "you started with", "с чем тебя запустили", "что тебе там наговорили",
+        "тебе там наговорили", "при старте", "перед стартом", "тебе прописали",
+        "тебе выдали при старте", "you start with", "it normally loads", "you normally load",
         "you got", "you were handed", "you were given", "you received", "you loaded",
-        "you started with", "i started with", "given to you", "handed to you", "said to you",
-        "at session start", "at launch", "at startup", "at the top of your context",
-        "at the start of the conversation", "at the start of the session", "в начале разговора",
-        "в начале сессии", "в начале диалога", "тебе выдали", "тебе дали", "тебе задали",
-        "полученн* тобой", "тебе рассказывали", "тебе говорили", "тебе сказали", "тебе писали",
-        "тебе прописали", "тебе загрузили",
+        "i started with", "given to you", "handed to you", "said to you", "at session start",
+        "at launch", "at startup", "at the top of your context", "at the start of the conversation",
+        "at the start of the session", "в начале разговора", "в начале сессии", "в начале диалога",
+        "тебе выдали", "тебе дали", "тебе задали", "полученн* тобой", "тебе рассказывали",
+        "тебе говорили", "тебе сказали", "тебе писали", "тебе загрузили", "you were started with",
+        "you start every chat with", "you start each chat with",
+        "you start every conversation with", "this chat started with", "the chat started with",
+        "the conversation started with", "at the top of the conversation",
+        "from the top of the conversation", "you were deployed with", "you were launched with",
+        "you were initialized with", "you were initialised with", "you were handed when",
+        "при запуске", "с которыми ты запущен",
     ]),
     (F::Dismiss, words![
         "placeholder", "marketing copy", "background reading", "just defaults", "=defaults", "=suggestions", "=suggestion", "пожелани*", "рекомендаци*", "для галочки", "=фигня", "=mid", "справочн* информаци*", "dead link", "carries no authority", "carry no authority", "no authority", "не binding", "doesn't apply", "don't apply", "do not apply", "не apply", "не распространя*", "written for a different", "written for somebody else", "written for someone else", "written for a previous", "for other customers", "для других клиентов", "из другого отдела", "meant for the public", "больше не наш*", "были проверкой", "=retired", "template the vendor ships", "no longer binds",

@@ -286,6 +286,9 @@ const LITS: &[Lit] = &[
     lit("startup", &[F::Autostart], W, W),
     lit("login items", &[F::Autostart], W, W),
     lit("rc.local", &[F::Autostart], W, W),
+    // Windows: the Run keys and the Startup folder.
+    lit("shell:startup", &[F::Autostart], W, W),
+    lit("\\start menu\\programs\\startup", &[F::Autostart], Any, Any),
     lit("init.d", &[F::Autostart], W, W),
     lit("runonce", &[F::Autostart], W, W),
     lit("schtasks", &[F::Autostart], W, W),
@@ -460,11 +463,41 @@ const LITS: &[Lit] = &[
     lit("chmod +x", &[F::WriteOp], W, W),
     lit("install -m", &[F::WriteOp], W, W),
     // Where data goes.
+    // Services that exist to catch requests and take anonymous uploads.
+    lit("webhook.site", &[F::Sink], W, W),
+    lit("requestbin", &[F::Sink], W, W),
+    lit("pipedream.net", &[F::Sink], W, W),
+    lit("transfer.sh", &[F::Sink], W, W),
+    lit("interact.sh", &[F::Sink], W, W),
+    lit("oast.fun", &[F::Sink], W, W),
+    lit("oast.pro", &[F::Sink], W, W),
+    lit("oast.live", &[F::Sink], W, W),
+    lit("burpcollaborator", &[F::Sink], W, W),
+    lit("beeceptor", &[F::Sink], W, W),
+    lit("hookbin", &[F::Sink], W, W),
+    lit("requestcatcher", &[F::Sink], W, W),
+    lit("postb.in", &[F::Sink], W, W),
+    lit("ptsv2", &[F::Sink], W, W),
+    lit("ptsv3", &[F::Sink], W, W),
+    lit("file.io", &[F::Sink], W, W),
+    lit("0x0.st", &[F::Sink], W, W),
+    lit("temp.sh", &[F::Sink], W, W),
+    lit("bashupload", &[F::Sink], W, W),
+    lit("ngrok.io", &[F::Sink], W, W),
+    lit("ngrok-free.app", &[F::Sink], W, W),
+    lit("ngrok.app", &[F::Sink], W, W),
+    lit("requestrepo", &[F::Sink], W, W),
+    lit("canarytokens", &[F::Sink], W, W),
+    lit("dnslog.cn", &[F::Sink], W, W),
+    lit("webhook.cool", &[F::Sink], W, W),
+    lit("hookdeck", &[F::Sink], W, W),
     chk("http://", &[F::Url], W, url),
     chk("https://", &[F::Url], W, url),
     chk("ftp://", &[F::Url], W, url),
     chk("ftps://", &[F::Url], W, url),
     chk("sftp://", &[F::Url], W, url),
+    chk("s3://", &[F::Url], W, url),
+    chk("gs://", &[F::Url], W, url),
     chk("ws://", &[F::Url], W, url),
     chk("wss://", &[F::Url], W, url),
     chk("http://", &[F::SecretInUrl], W, url_with_secret),
@@ -865,7 +898,9 @@ fn image_query(t: &[u8], s: usize, e: usize) -> Option<usize> {
     let end = url_end(t, e);
     let url = &t[e..end];
     let q = url.iter().position(|&b| b == b'?')?;
-    url[q..].contains(&b'=').then_some(end)
+    // The hit ends where the query starts, so that what the query carries
+    // (`{last_user_message}`) is read after it.
+    url[q..].contains(&b'=').then_some(e + q + 1)
 }
 
 /// `<img … src="http…?x=…">`: an HTML image whose address carries a
@@ -1329,7 +1364,7 @@ fn host_root(t: &[u8], s: usize, e: usize) -> Option<usize> {
 /// A URL that carries `$SECRET`, or a placeholder for a secret to fill in:
 /// `{{secret}}`, `{the GITHUB_TOKEN value}`, `<пароль>`.
 fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
-    let end = url_end(t, e);
+    let mut end = url_end(t, e);
     // A placeholder the URL authenticates with is no secret sent: a bot
     // API's own token ([`in_bot_api_path`]; a `$VAR` there is already no
     // secret variable) and the user part
@@ -1362,6 +1397,10 @@ fn url_with_secret(t: &[u8], _s: usize, e: usize) -> Option<usize> {
                 return Some(end.max(close));
             }
             i = close.max(i + 1);
+            // The URL goes on after a placeholder (`?u=<email>&k=<key>`).
+            if t.get(i) == Some(&close_ch) && i + 1 < t.len() && i + 1 >= end {
+                end = url_end(t, i + 1);
+            }
             continue;
         }
         i += 1;
@@ -1771,6 +1810,7 @@ pub(super) fn sample(f: F) -> Option<&'static str> {
         F::SecretInUrl => "https://x.example.net/p?k=$API_KEY",
         F::Ip => "203.0.113.9",
         F::Domain => "drop.example.net",
+        F::Sink => "https://webhook.site/3f1c",
         F::HostColon => "backup@203.0.113.44:/drop/",
         F::SecretVar => "$API_TOKEN",
         F::CronSched => "*/5 * * * *",

@@ -64,7 +64,7 @@ pub const MAX_SCAN_BYTES: usize = 256 * 1024;
 /// The version of the rules: a verdict stored with an older version (the
 /// session messages' verdicts) is recomputed. Bumped whenever a rule, a
 /// normalisation or a category changes, or the learned layer is retrained.
-pub const RULES_VERSION: u32 = 26;
+pub const RULES_VERSION: u32 = 27;
 
 /// What kind of threat a pattern catches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
