@@ -1,9 +1,10 @@
 //! The scanner's learned layer (`src/scan/model.rs`): the compiled-in
 //! model is exactly what the trainer produces from the development split,
-//! the project corpus and the chat of LoCoMo's even-numbered conversations;
-//! in the odd-numbered ones, which it never trains on, it adds at most
+//! the project corpus, the chat of LoCoMo's even-numbered conversations
+//! and the even-numbered ordinary notes; in the odd-numbered
+//! conversations, which it never trains on, it adds at most
 //! [`scan_model::CHAT_CAP`] blocked turns over the rules, alone or beside
-//! the turn before, and at most [`scan_model::NOTES_CAP`] blocked
+//! the turn before, and at most [`scan_model::NOTES_CAP`] (none) of the
 //! odd-numbered ordinary notes; and it only speaks where the rules saw
 //! something and let the text through.
 #[path = "../examples/common/scan_model.rs"]

@@ -4,14 +4,15 @@
 //!
 //! Data: the development split (`tests/fixtures/scan/dev/`, its rounds),
 //! the project corpus (`tests/fixtures/scan/attacks.jsonl`,
-//! `benign.jsonl`) and, as ordinary chat, the turns of LoCoMo's
-//! even-numbered conversations; never the held-out split. Hyperparameters
+//! `benign.jsonl`), as ordinary chat the turns of LoCoMo's even-numbered
+//! conversations, and the even-numbered ordinary notes
+//! (`tests/fixtures/scan/notes/`); never the held-out split. Hyperparameters
 //! and the threshold are chosen by leave-one-round-out cross-validation on
 //! the development split (the corpus and the chat stay in every training
 //! fold); the threshold is then raised until the model adds at most
 //! [`CHAT_CAP`] blocked turns of LoCoMo's odd-numbered conversations and
-//! [`NOTES_CAP`] blocked odd-numbered ordinary notes
-//! (`tests/fixtures/scan/notes/`), neither of which it trains on.
+//! [`NOTES_CAP`] blocked odd-numbered ordinary notes, neither of which it
+//! trains on.
 //! Deterministic: a fixed seed, one thread, f64 arithmetic in a fixed
 //! order, weights quantised to i16.
 #![allow(dead_code)]
@@ -107,9 +108,9 @@ pub fn chat_turns(parity: usize) -> Vec<String> {
 
 /// The ordinary notes (`tests/fixtures/scan/notes/`, the everyday bulk of
 /// what agents save, none of it written to look like an attack) whose
-/// line number has the given parity: the odd ones cap the threshold
-/// ([`NOTES_CAP`]); the trainer never reads the even ones, which measure
-/// what the cap leaves.
+/// line number has the given parity: the even ones are training data (as
+/// lookalikes of round 0), the odd ones, never trained on, cap the
+/// threshold ([`NOTES_CAP`]).
 pub fn notes(parity: usize) -> Vec<String> {
     let dir = format!("{}/notes", root());
     let mut files: Vec<String> = std::fs::read_dir(&dir)
@@ -128,16 +129,19 @@ pub fn notes(parity: usize) -> Vec<String> {
 }
 
 /// Every line of the corpus and the development split, and the chat turns
-/// of LoCoMo's even-numbered conversations (as lookalikes of round 0).
+/// of LoCoMo's even-numbered conversations and the even-numbered ordinary
+/// notes (as lookalikes of round 0).
 pub fn examples() -> Vec<Example> {
     let mut out = Vec::new();
-    for (i, turn) in chat_turns(0).iter().enumerate() {
-        let (v, input) = mnemo::scan::learned_input(turn);
+    let chat = chat_turns(0).into_iter().map(|t| ("chat", t));
+    let notes = notes(0).into_iter().map(|t| ("note", t));
+    for (i, (kind, text)) in chat.chain(notes).enumerate() {
+        let (v, input) = mnemo::scan::learned_input(&text);
         out.push(Example {
             round: 0,
             attack: false,
             evasion: false,
-            id: format!("chat-{i}"),
+            id: format!("{kind}-{i}"),
             rules: v.blocked,
             features: input.map(|i| i.features),
         });
@@ -345,10 +349,11 @@ pub const GRID: [Params; 5] = [
 /// order is the failure a memory's sessions cannot afford.
 pub const CHAT_CAP: usize = 1;
 
-/// Odd-numbered ordinary notes (400, never trained on) the learned layer
-/// may block over the rules: a memory that refuses everyday notes teaches
-/// its users to turn it off.
-pub const NOTES_CAP: usize = 2;
+/// Odd-numbered ordinary notes (600, never trained on) the learned layer
+/// may block over the rules: none. A memory that refuses everyday notes
+/// ("Follow [[style-guide]] for every PR description.") teaches its users
+/// to turn it off.
+pub const NOTES_CAP: usize = 0;
 
 /// The lowest threshold at which the model (`bytes`) adds at most
 /// [`NOTES_CAP`] blocked notes of the odd-numbered ordinary notes.

@@ -29,7 +29,9 @@
 //! the near-miss's category) to a text the rules let through, and nothing
 //! else. Ordinary chat is in its training data (the turns of LoCoMo's
 //! even-numbered conversations), and its threshold keeps what it adds on
-//! the odd-numbered ones, which it never trains on, to one turn in 2,922.
+//! the odd-numbered ones, which it never trains on, to one turn in 2,922;
+//! so are half of the ordinary notes (`tests/fixtures/scan/notes/`), and
+//! it blocks none of the other half.
 
 use std::sync::OnceLock;
 
