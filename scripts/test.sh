@@ -45,6 +45,9 @@ done
 
 step "native tests"
 cargo test --quiet
+# The learned layer's byte-for-byte retraining check, optimised: it is
+# skipped unoptimised, where it takes half an hour (four minutes here).
+cargo test --release --quiet --test scan_model
 
 step "behaviour suite in wasm: node"
 wasm-pack test --node --no-default-features --features sqlite --test wasm_node

@@ -12,7 +12,13 @@ mod scan_model;
 
 use mnemo::scan::{learned_input, rules_verdict, scan};
 
+// Retraining takes about four minutes optimised and half an hour without:
+// `scripts/test.sh` runs this file again with `--release`.
 #[test]
+#[cfg_attr(
+    debug_assertions,
+    ignore = "retrains the model: run with --release (scripts/test.sh does)"
+)]
 fn the_model_file_is_what_the_trainer_produces() {
     if scan_model::chat_turns(0).is_empty() {
         eprintln!("{} not found: skipped", scan_model::locomo_file());
